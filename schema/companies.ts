@@ -1,0 +1,53 @@
+/**
+ * A tenant. Every company-scoped table carries `company_id` (DESIGN.md "Shape").
+ * Fields: spec §3 Company.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { id, timestamps } from "./columns";
+
+export const PAYMENT_STATUSES = ["trial", "paid", "pending", "unpaid"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const PLANS = ["trial", "monthly", "semiannual", "yearly", "lifetime"] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** One entry of the company's disconnected-connections list (spec §3 Company). */
+export type DisconnectedEntry = { id: string; name: string; type: string };
+
+export const companies = sqliteTable(
+  "companies",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    imageKey: text("image_key"),
+    /** IANA time zone, e.g. America/Sao_Paulo. */
+    timezone: text("timezone").notNull(),
+    /** One of the four product locales. */
+    language: text("language").notNull(),
+    showAttendantName: integer("show_attendant_name", { mode: "boolean" }).notNull().default(false),
+    /** SHA-256 of the API key, hex; the key itself is shown once. */
+    apiKeyHash: text("api_key_hash"),
+    /** The last four characters of the key, for the masked display. */
+    apiKeyHint: text("api_key_hint"),
+    whatsappNumber: text("whatsapp_number"),
+    ownerId: text("owner_id").notNull(),
+    plan: text("plan", { enum: PLANS }).notNull(),
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull(),
+    /** End of the subscription, ms UTC. */
+    dueDate: integer("due_date").notNull(),
+    /** JSON array of DisconnectedEntry. */
+    disconnected: text("disconnected", { mode: "json" }).$type<DisconnectedEntry[]>().notNull(),
+    /** SHA-256 of the activation code mailed on registration; null once activated. */
+    activationCodeHash: text("activation_code_hash"),
+    activatedAt: integer("activated_at"),
+    franchiseId: text("franchise_id"),
+    ...timestamps,
+  },
+  (t) => [
+    index("companies_owner_idx").on(t.ownerId),
+    // The public API authenticates by key hash.
+    uniqueIndex("companies_api_key_uq").on(t.apiKeyHash),
+  ],
+);
+
+export type CompanyRow = typeof companies.$inferSelect;

@@ -1,0 +1,8 @@
+/** Every Drizzle table, for drizzle-kit and the worker's `drizzle(env.DB, { schema })`. */
+export * from "./users";
+export * from "./companies";
+export * from "./roles";
+export * from "./members";
+export * from "./invites";
+export * from "./auth";
+export * from "./announcements";

@@ -1,0 +1,41 @@
+/** Request bodies of the account calls (spec §7; issue "Foundation" accounts section). */
+import { z } from "zod";
+import { emailSchema, nameSchema, passwordSchema, phoneSchema, idSchema } from "./common";
+
+/** POST /api/register */
+export const registerInput = z.object({
+  name: nameSchema,
+  email: emailSchema,
+  phone: phoneSchema,
+  password: passwordSchema,
+  companyName: nameSchema,
+});
+export type RegisterInput = z.input<typeof registerInput>;
+
+/** POST /api/login */
+export const loginInput = z.object({
+  email: emailSchema,
+  password: z.string({ error: "required" }).min(1, { error: "required" }).max(256, { error: "too_long" }),
+});
+export type LoginInput = z.input<typeof loginInput>;
+
+/** POST /api/forgot-password */
+export const forgotPasswordInput = z.object({ email: emailSchema });
+
+/** POST /api/reset-password */
+export const resetPasswordInput = z.object({
+  token: z.string({ error: "required" }).min(16, { error: "invalid_token" }).max(200, { error: "invalid_token" }),
+  password: passwordSchema,
+});
+
+/** PUT /api/me/change-active */
+export const changeActiveInput = z.object({ companyId: idSchema });
+
+/** POST /api/me/announcements/seen */
+export const announcementSeenInput = z.object({ id: idSchema });
+
+/** PUT /api/user/change-status: with no body the status toggles; with one it is set. */
+export const changeStatusInput = z.object({ status: z.enum(["online", "offline"]).optional() });
+
+/** Answer of login, register and reset-password. */
+export type TokenAnswer = { token: string };

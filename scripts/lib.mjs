@@ -1,0 +1,84 @@
+// Shared helpers of the start, test and e2e scripts: running commands, waiting for the server.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+
+export const root = new URL("..", import.meta.url).pathname;
+
+/** Runs a command (inheriting stdio) and resolves with its exit code. */
+export function run(cmd, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: "inherit", cwd: root, env: { ...process.env, ...options.env } });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** Runs a command and throws when it fails. */
+export async function must(cmd, args, options) {
+  const code = await run(cmd, args, options);
+  if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${code}`);
+}
+
+/** Environment for wrangler: no metrics, no interactive prompts. */
+export const wranglerEnv = { WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
+
+/** Writes .dev.vars with a fresh random JWT_SECRET when it does not exist (never committed). */
+export function ensureDevVars() {
+  const path = `${root}.dev.vars`;
+  if (existsSync(path)) return false;
+  const template = readFileSync(`${root}.dev.vars.example`, "utf8");
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(path, template.replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${secret}`));
+  return true;
+}
+
+/** Starts `wrangler dev` on `port`; answers the child process. */
+export function startWrangler(port, extraArgs = []) {
+  return spawn("wrangler", ["dev", "--port", String(port), "--ip", "127.0.0.1", ...extraArgs], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, ...wranglerEnv },
+    detached: false,
+  });
+}
+
+/** Polls `url` until it answers 200 or `timeoutMs` passes. */
+export async function waitFor(url, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** The demo owner the start script seeds (also printed in the README). */
+export const DEMO = {
+  name: "Demo Owner",
+  email: "demo@conversa.local",
+  password: "conversa-demo",
+  phone: "+55 11 99999-0000",
+  companyName: "Conversa Demo",
+};
+
+/** Logs in as the demo owner, registering it first when it does not exist. */
+export async function seedDemo(baseUrl) {
+  const login = await fetch(`${baseUrl}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
+  });
+  if (login.ok) return "existing";
+  const reg = await fetch(`${baseUrl}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": "pt-BR" },
+    body: JSON.stringify(DEMO),
+  });
+  if (!reg.ok) throw new Error(`seeding the demo account failed: ${reg.status} ${await reg.text()}`);
+  return "created";
+}

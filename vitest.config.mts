@@ -1,0 +1,29 @@
+/**
+ * Worker tests: run inside workerd through @cloudflare/vitest-plugin, against the real local D1,
+ * R2, Durable Objects and Queues declared in wrangler.toml. Migrations are read from the flat
+ * migrations/ folder and applied by worker/test/setup.ts.
+ */
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: migrations,
+          JWT_SECRET: "test-secret-test-secret-test-secret-0123",
+          PUBLIC_URL: "http://localhost:8787",
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ["worker/**/*.test.ts"],
+    setupFiles: ["./worker/test/setup.ts"],
+  },
+});

@@ -1,0 +1,51 @@
+/**
+ * The Hono app: middleware, one sub-app per resource under /api, and the error envelope.
+ * Everything that is not /api is served by the static assets (the React app, SPA fallback).
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { AppError } from "./lib/errors";
+import { getDb } from "./lib/db";
+import type { HonoEnv } from "./middleware/context";
+import { accounts } from "./routes/accounts";
+import { me, userRoutes } from "./routes/me";
+import { companiesRoutes } from "./routes/companies";
+import { membersRoutes } from "./routes/members";
+import { rolesRoutes } from "./routes/roles";
+import { publicRoutes } from "./routes/public";
+import { files } from "./routes/files";
+
+export const app = new Hono<HonoEnv>().basePath("/api");
+
+app.use(async (c, next) => {
+  c.set("db", getDb(c.env.DB));
+  await next();
+});
+
+const routes = app
+  .route("/", publicRoutes)
+  .route("/", accounts)
+  .route("/me", me)
+  .route("/companies/members", membersRoutes)
+  .route("/companies/roles", rolesRoutes)
+  .route("/companies", companiesRoutes)
+  .route("/user", userRoutes)
+  .route("/files", files);
+
+app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } }, 404));
+
+app.onError((err, c) => {
+  if (err instanceof AppError) {
+    for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
+    return c.json({ error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) } }, err.status);
+  }
+  if (err instanceof HTTPException && err.status < 500) {
+    // Hono raises these for malformed bodies (e.g. invalid JSON): a client error, never a 500.
+    const code = err.status === 401 ? "unauthorized" : err.status === 413 ? "payload_too_large" : "validation_failed";
+    return c.json({ error: { code, message: err.message || "Bad request." } }, err.status);
+  }
+  console.error("[unhandled]", c.req.method, c.req.path, err);
+  return c.json({ error: { code: "internal", message: "An error occurred. Try again." } }, 500);
+});
+
+export type AppType = typeof routes;

@@ -1,0 +1,15 @@
+/**
+ * The worker's bindings and variables. Bindings come from wrangler.toml (`npm run cf-typegen`
+ * regenerates worker/worker-configuration.d.ts); secrets from `.dev.vars` locally and
+ * `wrangler secret put` in production.
+ */
+export type AppEnv = Env & {
+  /** HS256 key for session tokens, ≥ 32 characters. Generated into .dev.vars on first start. */
+  JWT_SECRET: string;
+  /** SMTP settings; without SMTP_HOST mails go to the dev outbox (DESIGN.md "Email"). */
+  SMTP_HOST?: string;
+  SMTP_PORT?: string;
+  SMTP_USER?: string;
+  SMTP_PASSWORD?: string;
+  SMTP_FROM?: string;
+};

@@ -1,0 +1,12 @@
+/**
+ * Worker entry: /api/* goes to the Hono app; everything else is the React app from static assets
+ * (wrangler.toml `[assets]`, single-page-application fallback).
+ */
+import { app } from "./app";
+import type { AppEnv } from "./env";
+
+export default {
+  fetch(request, env, ctx) {
+    return app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<AppEnv>;

@@ -1,0 +1,237 @@
+/**
+ * Companies (spec §3 Company, §7): the user's companies, the active company and its settings, the
+ * activation code, the API key, and invites.
+ */
+import { Hono } from "hono";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { companies, invites, memberRoles, members, roles, users } from "../../schema";
+import { activeCodeInput, inviteInput } from "../../schema/validation/company";
+import { LOCALES, idSchema, nameSchema, phoneSchema, timezoneSchema } from "../../schema/validation/common";
+import type { HonoEnv } from "../middleware/context";
+import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
+import { activationCodeHash } from "../lib/accounts";
+import { randomToken, sha256Hex } from "../lib/crypto";
+import { now } from "../lib/db";
+import { AppError, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { storeImage } from "../lib/images";
+import { presentInvites } from "../lib/invites";
+import { sendMail } from "../lib/mail";
+import { fileUrl, presentCompany } from "../lib/present";
+import { hit } from "../lib/rate-limit";
+import { zv } from "../lib/validate";
+
+const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
+const booleanField = z.preprocess(
+  (v) => (v === "true" || v === true ? true : v === "false" || v === false ? false : v),
+  z.boolean({ error: "required" }),
+);
+
+/**
+ * Multipart body of PUT /api/companies/active (spec §5): `timezone` and `showAttendantName` always;
+ * `name` and `image` only when present; `image` sent as the text "null" (or empty) removes it.
+ */
+const companyForm = z.object({
+  timezone: timezoneSchema,
+  showAttendantName: booleanField,
+  name: z.preprocess(blankToUndefined, nameSchema.optional()),
+  image: z.union([z.instanceof(File), z.literal("null"), z.literal("")], { error: "invalid_image" }).optional(),
+  language: z.preprocess(blankToUndefined, z.enum(LOCALES, { error: "invalid_language" }).optional()),
+  whatsappNumber: z.preprocess(blankToUndefined, phoneSchema.optional()),
+});
+
+const idParam = z.object({ id: idSchema });
+
+/** API keys: `cv_` + 32 random bytes base64url; only the SHA-256 is stored. */
+async function newApiKey() {
+  const key = `cv_${randomToken(32)}`;
+  return { key, hash: await sha256Hex(key), hint: key.slice(-4) };
+}
+
+export const companiesRoutes = new Hono<HonoEnv>()
+  .use(requireUser)
+  /** GET /api/companies → {id, name, image, active}[]: the companies the user is a member of. */
+  .get("/", async (c) => {
+    const user = c.var.user;
+    const rows = await c.var.db
+      .select({ id: companies.id, name: companies.name, imageKey: companies.imageKey })
+      .from(members)
+      .innerJoin(companies, eq(companies.id, members.companyId))
+      .where(eq(members.userId, user.id))
+      .orderBy(asc(companies.name));
+    return c.json(rows.map((r) => ({ id: r.id, name: r.name, image: fileUrl(r.imageKey), active: r.id === user.activeCompanyId })));
+  })
+  /**
+   * POST /api/companies/invite/{id}/accept → {companyId}: the invited user joins with the invite's
+   * roles. 404 unless the invite is pending and addressed to the user's e-mail.
+   */
+  .post("/invite/:id/accept", zv("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const db = c.var.db;
+    const user = c.var.user;
+    const invite = await db.query.invites.findFirst({
+      where: and(eq(invites.id, id), eq(invites.email, user.email), eq(invites.status, "pending")),
+    });
+    if (!invite) throw notFound("Invite");
+    const at = now();
+    const existing = await db.query.members.findFirst({
+      where: and(eq(members.companyId, invite.companyId), eq(members.userId, user.id)),
+    });
+    const validRoles = invite.roleIds.length
+      ? await db
+          .select({ id: roles.id })
+          .from(roles)
+          .where(and(eq(roles.companyId, invite.companyId), inArray(roles.id, invite.roleIds)))
+      : [];
+    const memberId = existing?.id ?? newId();
+    await db.batch([
+      db.update(invites).set({ status: "accepted", updatedAt: at }).where(eq(invites.id, invite.id)),
+      ...(existing
+        ? []
+        : [db.insert(members).values({ id: memberId, companyId: invite.companyId, userId: user.id, createdAt: at, updatedAt: at })]),
+      ...validRoles.map((r) =>
+        db.insert(memberRoles).values({ companyId: invite.companyId, memberId, roleId: r.id }).onConflictDoNothing(),
+      ),
+      // A user with no active company starts using the one they just joined.
+      ...(user.activeCompanyId ? [] : [db.update(users).set({ activeCompanyId: invite.companyId, updatedAt: at }).where(eq(users.id, user.id))]),
+    ]);
+    return c.json({ companyId: invite.companyId });
+  })
+  /** POST /api/companies/invite/{id}/reject → 204. 404 unless pending and addressed to the user. */
+  .post("/invite/:id/reject", zv("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const updated = await c.var.db
+      .update(invites)
+      .set({ status: "rejected", updatedAt: now() })
+      .where(and(eq(invites.id, id), eq(invites.email, c.var.user.email), eq(invites.status, "pending")))
+      .returning({ id: invites.id });
+    if (!updated.length) throw notFound("Invite");
+    return c.body(null, 204);
+  })
+  // Everything below acts on the session's active company.
+  .use(requireCompany)
+  /** GET /api/companies/active → CompanyAnswer. 403 no_company when the user is in none. */
+  .get("/active", (c) => c.json(presentCompany(c.var.company)))
+  /**
+   * PUT /api/companies/active multipart → CompanyAnswer. Permission settings_company.
+   * 400 names the failing field; nothing is written then.
+   */
+  .put("/active", requirePermission("settings_company"), zv("form", companyForm), async (c) => {
+    const input = c.req.valid("form");
+    const company = c.var.company;
+    const removeImage = input.image === "null" || input.image === "";
+    const newImageKey = input.image instanceof File ? await storeImage(c.env.FILES, "companies", input.image, "image") : undefined;
+    const [updated] = await c.var.db
+      .update(companies)
+      .set({
+        timezone: input.timezone,
+        showAttendantName: input.showAttendantName,
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.language !== undefined ? { language: input.language } : {}),
+        ...(input.whatsappNumber !== undefined ? { whatsappNumber: input.whatsappNumber } : {}),
+        ...(newImageKey !== undefined ? { imageKey: newImageKey } : removeImage ? { imageKey: null } : {}),
+        updatedAt: now(),
+      })
+      .where(eq(companies.id, company.id))
+      .returning();
+    if ((newImageKey || removeImage) && company.imageKey) c.executionCtx.waitUntil(c.env.FILES.delete(company.imageKey));
+    return c.json(presentCompany(updated ?? company));
+  })
+  /**
+   * POST /api/companies/active-code {code} → CompanyAnswer: activates the company with the 6-digit
+   * code mailed at registration. 400 invalid_code (field `code`); 429 after 10 tries an hour.
+   */
+  .post("/active-code", requirePermission("settings_company"), zv("json", activeCodeInput), async (c) => {
+    const { code } = c.req.valid("json");
+    const company = c.var.company;
+    if (company.activatedAt !== null) return c.json(presentCompany(company));
+    await hit(c.var.db, [{ key: `activate:${company.id}`, max: 10, windowMs: 60 * 60 * 1000 }]);
+    if (company.activationCodeHash !== (await activationCodeHash(company.id, code))) {
+      throw new AppError("validation_failed", "The activation code is not valid.", { code: "invalid_code" });
+    }
+    const [updated] = await c.var.db
+      .update(companies)
+      .set({ activatedAt: now(), activationCodeHash: null, updatedAt: now() })
+      .where(eq(companies.id, company.id))
+      .returning();
+    return c.json(presentCompany(updated ?? company));
+  })
+  /**
+   * POST /api/companies/active/api-key → {apiKey}: a new API key, shown this once; the old key
+   * stops working. Permission settings_company.
+   */
+  .post("/active/api-key", requirePermission("settings_company"), async (c) => {
+    const { key, hash, hint } = await newApiKey();
+    await c.var.db
+      .update(companies)
+      .set({ apiKeyHash: hash, apiKeyHint: hint, updatedAt: now() })
+      .where(eq(companies.id, c.var.company.id));
+    return c.json({ apiKey: key, apiKeyHint: `••••••••${hint}` });
+  })
+  /** GET /api/companies/invites → InviteAnswer[]: the company's pending invites. settings_members. */
+  .get("/invites", requirePermission("settings_members"), async (c) => {
+    const company = c.var.company;
+    const rows = await c.var.db
+      .select({ invite: invites, companyName: companies.name })
+      .from(invites)
+      .innerJoin(companies, eq(companies.id, invites.companyId))
+      .where(and(eq(invites.companyId, company.id), eq(invites.status, "pending")))
+      .orderBy(desc(invites.createdAt));
+    return c.json(await presentInvites(c.var.db, rows));
+  })
+  /**
+   * POST /api/companies/invite {email, roles} → 201 InviteAnswer. Re-inviting a pending address
+   * updates its roles and mails again. 400 for unknown roles (field `roles`); 409 conflict when the
+   * address already belongs to a member (field `email`). Permission settings_members.
+   */
+  .post("/invite", requirePermission("settings_members"), zv("json", inviteInput), async (c) => {
+    const { email, roles: roleIds } = c.req.valid("json");
+    const db = c.var.db;
+    const company = c.var.company;
+    const wanted = [...new Set(roleIds)];
+    const found = await db
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(eq(roles.companyId, company.id), inArray(roles.id, wanted)));
+    if (found.length !== wanted.length) throw new AppError("validation_failed", "Unknown role.", { roles: "invalid_id" });
+    const already = await db
+      .select({ id: members.id })
+      .from(members)
+      .innerJoin(users, eq(users.id, members.userId))
+      .where(and(eq(members.companyId, company.id), eq(users.email, email)));
+    if (already.length) throw new AppError("conflict", "This person is already a member.", { email: "already_member" });
+    await hit(db, [{ key: `invite:${company.id}`, max: 100, windowMs: 60 * 60 * 1000 }]);
+    const at = now();
+    const pending = await db.query.invites.findFirst({
+      where: and(eq(invites.companyId, company.id), eq(invites.email, email), eq(invites.status, "pending")),
+    });
+    const id = pending?.id ?? newId();
+    if (pending) {
+      await db.update(invites).set({ roleIds: wanted, invitedBy: c.var.user.id, updatedAt: at }).where(eq(invites.id, id));
+    } else {
+      await db.insert(invites).values({ id, companyId: company.id, email, roleIds: wanted, invitedBy: c.var.user.id, status: "pending", createdAt: at, updatedAt: at });
+    }
+    c.executionCtx.waitUntil(
+      sendMail(c.env, {
+        to: email,
+        subject: `${c.env.APP_NAME}: ${c.var.user.name} invited you to ${company.name}`,
+        text: `${c.var.user.name} invited you to join ${company.name} on ${c.env.APP_NAME}.\nSign in (or create your account with this e-mail) at ${c.env.PUBLIC_URL}/login to accept or reject the invite.\n`,
+      }),
+    );
+    const invite = await db.query.invites.findFirst({ where: eq(invites.id, id) });
+    if (!invite) throw notFound("Invite");
+    const [answer] = await presentInvites(db, [{ invite, companyName: company.name }]);
+    return c.json(answer, 201);
+  })
+  /** DELETE /api/companies/invite/{id} → 204: cancels a pending invite. 404 for another company's. */
+  .delete("/invite/:id", requirePermission("settings_members"), zv("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const updated = await c.var.db
+      .update(invites)
+      .set({ status: "cancelled", updatedAt: now() })
+      .where(and(eq(invites.id, id), eq(invites.companyId, c.var.company.id), eq(invites.status, "pending")))
+      .returning({ id: invites.id });
+    if (!updated.length) throw notFound("Invite");
+    return c.body(null, 204);
+  });

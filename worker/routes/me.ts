@@ -1,0 +1,153 @@
+/**
+ * The signed-in user (spec §7): profile, permissions, invites, announcements, active company,
+ * online status.
+ */
+import { Hono } from "hono";
+import { and, desc, eq, isNull, notExists, or } from "drizzle-orm";
+import { z } from "zod";
+import { announcementSeen, announcements, companies, invites, members, users } from "../../schema";
+import { announcementSeenInput, changeActiveInput, changeStatusInput } from "../../schema/validation/auth";
+import { nameSchema, phoneSchema } from "../../schema/validation/common";
+import type { HonoEnv } from "../middleware/context";
+import { loadMembership, requireUser } from "../middleware/auth";
+import { now } from "../lib/db";
+import { AppError, notFound } from "../lib/errors";
+import { storeImage } from "../lib/images";
+import { presentInvites } from "../lib/invites";
+import { presentMe } from "../lib/present";
+import { zv } from "../lib/validate";
+
+/** Multipart body of PUT /api/me. Empty strings count as absent. */
+const profileForm = z
+  .object({
+    name: z.preprocess((v) => (v === "" ? undefined : v), nameSchema.optional()),
+    phone: z.preprocess((v) => (v === "" ? undefined : v), phoneSchema.optional()),
+    image: z.preprocess((v) => (v === "" ? undefined : v), z.instanceof(File, { error: "invalid_image" }).optional()),
+  })
+  .refine((v) => v.name !== undefined || v.image !== undefined, { error: "name_or_image_required", path: ["name"] });
+
+const announcementsQuery = z.object({ code: z.string().trim().max(64).optional() });
+
+export const me = new Hono<HonoEnv>()
+  .use(requireUser)
+  /** GET /api/me → MeAnswer. 401 without a valid token. */
+  .get("/", (c) => c.json(presentMe(c.var.user)))
+  /**
+   * PUT /api/me multipart {name?, image?, phone?} → MeAnswer. 400 when neither name nor image is
+   * given (spec §5), or a field is invalid; images: PNG/JPEG/WebP/GIF ≤ 2 MiB, stored in R2.
+   */
+  .put("/", zv("form", profileForm), async (c) => {
+    const input = c.req.valid("form");
+    const user = c.var.user;
+    const imageKey = input.image ? await storeImage(c.env.FILES, "avatars", input.image, "image") : undefined;
+    const [updated] = await c.var.db
+      .update(users)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.phone !== undefined ? { phone: input.phone } : {}),
+        ...(imageKey !== undefined ? { imageKey } : {}),
+        updatedAt: now(),
+      })
+      .where(eq(users.id, user.id))
+      .returning();
+    if (imageKey && user.imageKey) c.executionCtx.waitUntil(c.env.FILES.delete(user.imageKey));
+    return c.json(presentMe(updated ?? user));
+  })
+  /** GET /api/me/permissions → string[]: the permission names of the active company ([] with none). */
+  .get("/permissions", async (c) => {
+    const user = c.var.user;
+    if (!user.activeCompanyId) return c.json([]);
+    const membership = await loadMembership(c.var.db, user.id, user.activeCompanyId);
+    return c.json(membership ? [...membership.permissions] : []);
+  })
+  /** GET /api/me/invites → InviteAnswer[]: pending invites addressed to the user's e-mail. */
+  .get("/invites", async (c) => {
+    const rows = await c.var.db
+      .select({ invite: invites, companyName: companies.name })
+      .from(invites)
+      .innerJoin(companies, eq(companies.id, invites.companyId))
+      .where(and(eq(invites.email, c.var.user.email), eq(invites.status, "pending")))
+      .orderBy(desc(invites.createdAt));
+    return c.json(await presentInvites(c.var.db, rows));
+  })
+  /**
+   * GET /api/me/announcements?code= → {results}: announcements for `code` (or for everywhere)
+   * that the user has not marked seen, newest first, at most 20.
+   */
+  .get("/announcements", zv("query", announcementsQuery), async (c) => {
+    const { code } = c.req.valid("query");
+    const db = c.var.db;
+    const userId = c.var.user.id;
+    const rows = await db
+      .select()
+      .from(announcements)
+      .where(
+        and(
+          code ? or(eq(announcements.code, code), isNull(announcements.code)) : undefined,
+          notExists(
+            db
+              .select({ one: announcementSeen.userId })
+              .from(announcementSeen)
+              .where(and(eq(announcementSeen.userId, userId), eq(announcementSeen.announcementId, announcements.id))),
+          ),
+        ),
+      )
+      .orderBy(desc(announcements.createdAt))
+      .limit(20);
+    return c.json({
+      results: rows.map((a) => ({ id: a.id, title: a.title, body: a.body, url: a.url, createdAt: a.createdAt })),
+    });
+  })
+  /** POST /api/me/announcements/seen {id} → 204. 404 for an unknown announcement. */
+  .post("/announcements/seen", zv("json", announcementSeenInput), async (c) => {
+    const { id } = c.req.valid("json");
+    const db = c.var.db;
+    const found = await db.query.announcements.findFirst({ where: eq(announcements.id, id), columns: { id: true } });
+    if (!found) throw notFound("Announcement");
+    await db
+      .insert(announcementSeen)
+      .values({ userId: c.var.user.id, announcementId: id, seenAt: now() })
+      .onConflictDoNothing();
+    return c.body(null, 204);
+  })
+  /** PUT /api/me/change-active {companyId} → MeAnswer. 404 when the user is not a member there. */
+  .put("/change-active", zv("json", changeActiveInput), async (c) => {
+    const { companyId } = c.req.valid("json");
+    const db = c.var.db;
+    const user = c.var.user;
+    const member = await db.query.members.findFirst({
+      where: and(eq(members.userId, user.id), eq(members.companyId, companyId)),
+      columns: { id: true },
+    });
+    if (!member) throw notFound("Company");
+    const [updated] = await db
+      .update(users)
+      .set({ activeCompanyId: companyId, updatedAt: now() })
+      .where(eq(users.id, user.id))
+      .returning();
+    return c.json(presentMe(updated ?? user));
+  });
+
+/**
+ * PUT /api/user/change-status {status?} → MeAnswer (spec §4 Online status): sets the status, or
+ * toggles it when the body names none.
+ */
+export const userRoutes = new Hono<HonoEnv>()
+  .use(requireUser)
+  .put("/change-status", async (c) => {
+    const raw = await c.req.text();
+    let body: unknown = {};
+    if (raw.trim()) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        throw new AppError("validation_failed", "Malformed JSON body.", { _: "invalid_json" });
+      }
+    }
+    const parsed = changeStatusInput.safeParse(body);
+    if (!parsed.success) throw new AppError("validation_failed", "Invalid input: status.", { status: "invalid_status" });
+    const user = c.var.user;
+    const status = parsed.data.status ?? (user.status === "online" ? "offline" : "online");
+    const [updated] = await c.var.db.update(users).set({ status, updatedAt: now() }).where(eq(users.id, user.id)).returning();
+    return c.json(presentMe(updated ?? user));
+  });

@@ -1,0 +1,112 @@
+/**
+ * Company roles (spec §3 Role, §6; /settings/roles): a name, a description and a permission
+ * checklist. Permission settings_company to manage; settings_members may list them (to invite).
+ * The Owner role is read-only. Names are unique in the company (409 name_in_use).
+ */
+import { Hono } from "hono";
+import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { memberRoles, roles } from "../../schema";
+import { roleInput } from "../../schema/validation/company";
+import { idSchema } from "../../schema/validation/common";
+import type { HonoEnv } from "../middleware/context";
+import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
+import type { Db } from "../lib/db";
+import { isUniqueViolation, now } from "../lib/db";
+import { AppError, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { presentRole } from "../lib/present";
+import { zv } from "../lib/validate";
+
+const idParam = z.object({ id: idSchema });
+
+const nameInUse = () => new AppError("name_in_use", "This name is already in use.", { name: "name_in_use" });
+
+async function findRole(db: Db, companyId: string, id: string) {
+  const role = await db.query.roles.findFirst({ where: and(eq(roles.id, id), eq(roles.companyId, companyId)) });
+  if (!role) throw notFound("Role");
+  return role;
+}
+
+/** Case-insensitive name clash inside the company, other than `exceptId`. */
+async function nameTaken(db: Db, companyId: string, name: string, exceptId?: string) {
+  const rows = await db.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.companyId, companyId));
+  return rows.some((r) => r.id !== exceptId && r.name.toLocaleLowerCase() === name.toLocaleLowerCase());
+}
+
+export const rolesRoutes = new Hono<HonoEnv>()
+  .use(requireUser, requireCompany)
+  /** GET /api/companies/roles → RoleAnswer[], Owner first then by name. */
+  .get("/", requirePermission("settings_company", "settings_members"), async (c) => {
+    const rows = await c.var.db
+      .select()
+      .from(roles)
+      .where(eq(roles.companyId, c.var.company.id))
+      .orderBy(asc(roles.name));
+    rows.sort((a, b) => Number(b.isOwner) - Number(a.isOwner));
+    return c.json(rows.map(presentRole));
+  })
+  /** GET /api/companies/roles/{id} → RoleAnswer. 404 for another company's role. */
+  .get("/:id", requirePermission("settings_company", "settings_members"), zv("param", idParam), async (c) =>
+    c.json(presentRole(await findRole(c.var.db, c.var.company.id, c.req.valid("param").id))),
+  )
+  .use(requirePermission("settings_company"))
+  /** POST /api/companies/roles {name, description, permissions} → 201 RoleAnswer. */
+  .post("/", zv("json", roleInput), async (c) => {
+    const input = c.req.valid("json");
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    if (await nameTaken(db, companyId, input.name)) throw nameInUse();
+    const at = now();
+    const row = {
+      id: newId(),
+      companyId,
+      name: input.name,
+      description: input.description,
+      permissions: [...new Set(input.permissions)],
+      isOwner: false,
+      createdAt: at,
+      updatedAt: at,
+    };
+    try {
+      await db.insert(roles).values(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameInUse();
+      throw error;
+    }
+    return c.json(presentRole(row), 201);
+  })
+  /** PUT /api/companies/roles/{id} {name, description, permissions} → RoleAnswer. Owner role: 409. */
+  .put("/:id", zv("param", idParam), zv("json", roleInput), async (c) => {
+    const { id } = c.req.valid("param");
+    const input = c.req.valid("json");
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    const role = await findRole(db, companyId, id);
+    if (role.isOwner) throw new AppError("conflict", "The Owner role cannot be changed.");
+    if (await nameTaken(db, companyId, input.name, id)) throw nameInUse();
+    try {
+      const [updated] = await db
+        .update(roles)
+        .set({ name: input.name, description: input.description, permissions: [...new Set(input.permissions)], updatedAt: now() })
+        .where(and(eq(roles.id, id), eq(roles.companyId, companyId)))
+        .returning();
+      return c.json(presentRole(updated ?? role));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameInUse();
+      throw error;
+    }
+  })
+  /** DELETE /api/companies/roles/{id} → 204; members lose the role. Owner role: 409. */
+  .delete("/:id", zv("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    const role = await findRole(db, companyId, id);
+    if (role.isOwner) throw new AppError("conflict", "The Owner role cannot be deleted.");
+    await db.batch([
+      db.delete(memberRoles).where(and(eq(memberRoles.roleId, id), eq(memberRoles.companyId, companyId))),
+      db.delete(roles).where(and(eq(roles.id, id), eq(roles.companyId, companyId))),
+    ]);
+    return c.body(null, 204);
+  });
