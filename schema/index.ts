@@ -6,3 +6,6 @@ export * from "./members";
 export * from "./invites";
 export * from "./auth";
 export * from "./announcements";
+export * from "./connections";
+export * from "./contacts";
+export * from "./tickets";

@@ -14,6 +14,11 @@ import { membersRoutes } from "./routes/members";
 import { rolesRoutes } from "./routes/roles";
 import { publicRoutes } from "./routes/public";
 import { files } from "./routes/files";
+import { connectionsRoutes } from "./routes/connections";
+import { channelsRoutes } from "./routes/channels";
+import { ticketsRoutes } from "./routes/tickets";
+import { realtimeRoutes } from "./routes/realtime";
+import { mediaRoutes } from "./routes/media";
 
 export const app = new Hono<HonoEnv>().basePath("/api");
 
@@ -30,7 +35,12 @@ const routes = app
   .route("/companies/roles", rolesRoutes)
   .route("/companies", companiesRoutes)
   .route("/user", userRoutes)
-  .route("/files", files);
+  .route("/files", files)
+  .route("/connections", connectionsRoutes)
+  .route("/channels", channelsRoutes)
+  .route("/tickets", ticketsRoutes)
+  .route("/ws", realtimeRoutes)
+  .route("/media", mediaRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } }, 404));
 

@@ -12,4 +12,10 @@ export type AppEnv = Env & {
   SMTP_USER?: string;
   SMTP_PASSWORD?: string;
   SMTP_FROM?: string;
+  /** Meta app secret: the HMAC key of X-Hub-Signature-256 on WhatsApp webhooks. */
+  WHATSAPP_APP_SECRET?: string;
+  /** The token Meta's verification handshake must present (hub.verify_token). */
+  WHATSAPP_VERIFY_TOKEN?: string;
+  /** Key that encrypts provider secrets at rest (AES-GCM); JWT_SECRET when unset. */
+  SECRETS_KEY?: string;
 };

@@ -5,6 +5,11 @@
 import { app } from "./app";
 import type { AppEnv } from "./env";
 
+export { CompanyHub } from "./durable-objects/company-hub";
+export { TicketRoom } from "./durable-objects/ticket-room";
+export { ContactSession } from "./durable-objects/contact-session";
+export { SandboxDevice } from "./durable-objects/sandbox-device";
+
 export default {
   fetch(request, env, ctx) {
     return app.fetch(request, env, ctx);

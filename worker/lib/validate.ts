@@ -10,7 +10,9 @@ import { validationError } from "./errors";
 
 export function zv<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
   return validator(target, async (value): Promise<z.output<T>> => {
-    const result = await schema.safeParseAsync(value);
+    // reportInput: zod 4 drops `issue.input` by default, and validationError needs it to tell a
+    // missing field ("required") from a wrong one (e.g. text where a file belongs: the schema's code).
+    const result = await schema.safeParseAsync(value, { reportInput: true });
     if (!result.success) throw validationError(result.error);
     return result.data;
   });

@@ -19,7 +19,8 @@ import type { HonoEnv } from "./context";
 export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
   const header = c.req.header("Authorization") ?? "";
   const match = /^Bearer\s+(.+)$/i.exec(header);
-  const token = match?.[1] ?? c.req.query("access_token");
+  // Browsers cannot set headers on a WebSocket: only /api/ws accepts the token in the query.
+  const token = match?.[1] ?? (c.req.path.startsWith("/api/ws/") ? c.req.query("access_token") : undefined);
   if (!token) throw unauthorized();
   const claims = await verifySession(c.env.JWT_SECRET, token.trim());
   if (!claims) throw unauthorized("Invalid or expired session.");

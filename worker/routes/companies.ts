@@ -183,7 +183,8 @@ export const companiesRoutes = new Hono<HonoEnv>()
   /**
    * POST /api/companies/invite {email, roles} → 201 InviteAnswer. Re-inviting a pending address
    * updates its roles and mails again. 400 for unknown roles (field `roles`); 409 conflict when the
-   * address already belongs to a member (field `email`). Permission settings_members.
+   * address already belongs to a member (field `email`) or the Owner role is asked for (field
+   * `roles`). Permission settings_members.
    */
   .post("/invite", requirePermission("settings_members"), zv("json", inviteInput), async (c) => {
     const { email, roles: roleIds } = c.req.valid("json");
@@ -191,10 +192,12 @@ export const companiesRoutes = new Hono<HonoEnv>()
     const company = c.var.company;
     const wanted = [...new Set(roleIds)];
     const found = await db
-      .select({ id: roles.id })
+      .select({ id: roles.id, isOwner: roles.isOwner })
       .from(roles)
       .where(and(eq(roles.companyId, company.id), inArray(roles.id, wanted)));
     if (found.length !== wanted.length) throw new AppError("validation_failed", "Unknown role.", { roles: "invalid_id" });
+    // Same rule as member update: otherwise settings_members could mint owners by invite.
+    if (found.some((r) => r.isOwner)) throw new AppError("conflict", "The Owner role belongs to the company's owner only.", { roles: "owner_role" });
     const already = await db
       .select({ id: members.id })
       .from(members)

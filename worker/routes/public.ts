@@ -17,4 +17,9 @@ export const publicRoutes = new Hono<HonoEnv>()
       primaryColor: c.env.PRIMARY_COLOR,
     };
     return c.json(body);
-  });
+  })
+  /**
+   * GET /api/infos → {name, logo, favicon}: the franchise of this hostname (spec §7). Until
+   * franchises exist every hostname is the product's own, so it answers the product's name.
+   */
+  .get("/infos", (c) => c.json({ name: c.env.APP_NAME, logo: null, favicon: null }));

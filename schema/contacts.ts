@@ -1,0 +1,52 @@
+/**
+ * A company's customer (spec §3 Contact) and the channel identities it is known by. Meta warns
+ * that a WhatsApp `wa_id` and the phone number may differ, so identities live in their own table
+ * and are never folded into the phone column.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { id, timestamps } from "./columns";
+import { CHANNELS } from "./connections";
+
+export const contacts = sqliteTable(
+  "contacts",
+  {
+    id: id(),
+    companyId: text("company_id").notNull(),
+    name: text("name").notNull(),
+    /** E.164 or null (an Instagram-only contact has no phone). Unique per company. */
+    phone: text("phone"),
+    email: text("email"),
+    document: text("document"),
+    /** R2 key of the profile picture, or null. */
+    imageKey: text("image_key"),
+    /** ms UTC of the last inbound or outbound message. */
+    lastMessageAt: integer("last_message_at"),
+    ...timestamps,
+  },
+  (t) => [
+    // Spec §5: a contact's phone number is unique in the company.
+    uniqueIndex("contacts_company_phone_uq").on(t.companyId, t.phone),
+    index("contacts_company_created_idx").on(t.companyId, t.createdAt),
+  ],
+);
+
+export const contactIdentities = sqliteTable(
+  "contact_identities",
+  {
+    id: id(),
+    companyId: text("company_id").notNull(),
+    contactId: text("contact_id").notNull(),
+    channel: text("channel", { enum: CHANNELS }).notNull(),
+    /** wa_id, Instagram-scoped id, or the sandbox phone. */
+    externalId: text("external_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    // The pipeline resolves an inbound sender by (company, channel, external id).
+    uniqueIndex("contact_identities_uq").on(t.companyId, t.channel, t.externalId),
+    index("contact_identities_contact_idx").on(t.contactId),
+  ],
+);
+
+export type ContactRow = typeof contacts.$inferSelect;
+export type ContactIdentityRow = typeof contactIdentities.$inferSelect;

@@ -1,0 +1,60 @@
+/**
+ * Real-time events pushed over the CompanyHub and TicketRoom WebSockets (DESIGN.md "Durable
+ * Objects"). Every hub event carries a per-company sequence number; a client that reconnects sends
+ * the last one it saw and receives everything after it (no gap, no duplicate).
+ */
+import type { MessageStatus, MessageType, TicketStatus } from "./tickets";
+import type { ConnectionStatus } from "./connections";
+import type { Json } from "./columns";
+
+/** A message as the API and the sockets show it. Times in ms UTC. */
+export type MessageAnswer = {
+  id: string;
+  ticketId: string;
+  contactId: string;
+  direction: "in" | "out";
+  type: MessageType;
+  body: string;
+  payload: { [key: string]: Json } | null;
+  media: { url: string; mime: string; name: string | null; size: number | null } | null;
+  quoted: { id: string; body: string; type: MessageType; direction: "in" | "out" } | null;
+  status: MessageStatus;
+  error: { code: string; message: string } | null;
+  sentAt: number;
+  seq: number;
+  sender: { memberId: string | null; name: string | null } | null;
+  deleted: boolean;
+  createdAt: number;
+};
+
+export type TicketAnswer = {
+  id: string;
+  status: TicketStatus;
+  contact: { id: string; name: string; phone: string | null; email: string | null; image: string | null };
+  connection: { id: string; name: string; channel: string };
+  assignedMemberId: string | null;
+  assignedMemberName: string | null;
+  servedByMemberId: string | null;
+  isGroup: boolean;
+  unreadCount: number;
+  lastMessageAt: number;
+  lastMessagePreview: string;
+  createdAt: number;
+  closedAt: number | null;
+};
+
+/** Events of the company hub. `ticket` events carry the ticket so clients update lists in place. */
+export type HubEventBody =
+  | { type: "ticket.updated"; ticket: TicketAnswer }
+  | { type: "message.created"; ticketId: string; message: MessageAnswer }
+  | { type: "message.updated"; ticketId: string; message: MessageAnswer }
+  | { type: "presence"; userId: string; status: "online" | "offline" }
+  | { type: "connection.updated"; connection: { id: string; name: string; status: ConnectionStatus } };
+
+export type HubEvent = HubEventBody & { seq: number; at: number };
+
+/** Events of a ticket room (the open conversation). */
+export type RoomEvent =
+  | { type: "message.created"; message: MessageAnswer }
+  | { type: "message.updated"; message: MessageAnswer }
+  | { type: "typing"; who: "contact" | "member"; memberId?: string; name?: string; state: "typing" | "recording" | "paused" };

@@ -1,0 +1,23 @@
+/** The adapter of each channel (DESIGN.md "Channels"). */
+import type { ConnectionRow } from "../../schema";
+import type { AppEnv } from "../env";
+import { sandboxAdapter } from "./sandbox";
+import type { ChannelAdapter } from "./types";
+import { DEFAULT_GRAPH_URL, whatsappCloudAdapter } from "./whatsapp-cloud";
+
+/** The key that encrypts provider secrets at rest: SECRETS_KEY, or JWT_SECRET when unset. */
+export function secretsKey(env: AppEnv): string {
+  return env.SECRETS_KEY || env.JWT_SECRET;
+}
+
+/** The adapter that speaks to `connection`'s provider. */
+export function adapterFor(env: AppEnv, connection: Pick<ConnectionRow, "channel">): ChannelAdapter {
+  switch (connection.channel) {
+    case "whatsapp-cloud":
+      return whatsappCloudAdapter({ graphUrl: env.WHATSAPP_GRAPH_URL || DEFAULT_GRAPH_URL, secretsKey: secretsKey(env) });
+    case "sandbox":
+      return sandboxAdapter(env);
+    case "instagram":
+      throw new Error("The Instagram adapter arrives with the Instagram issue.");
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * TicketRoom: one per ticket. Serialises the ticket's writes so its messages keep their order
+ * (each stored message gets the next `seq`), sends the company's messages out one after another, and
+ * fans everything out to the members viewing the ticket (hibernating WebSockets) and to the
+ * company's hub (lists). Typing indicators travel both ways through it.
+ *
+ * Storage: a `meta` table with the ticket's seq counter. Messages themselves live in D1.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { and, eq, sql } from "drizzle-orm";
+import { connections, contactIdentities, messages, tickets, type ConnectionRow, type MessageRow } from "../../schema";
+import type { MessageAnswer, RoomEvent } from "../../schema/realtime";
+import type { AppEnv } from "../env";
+import { adapterFor } from "../channels";
+import type { OutboundMessage } from "../channels/types";
+import { getDb } from "../lib/db";
+import { newId } from "../lib/ids";
+import { loadTicketAnswers, presentMessages, previewOf } from "../lib/tickets";
+import { hubOf } from "../lib/realtime";
+import { applyStatus, takeOrphanStatuses } from "../pipeline/statuses";
+
+/** A message to store; `seq`, ids and timestamps are filled in by the room. */
+export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> & { id?: string };
+
+export type AppendResult = { message: MessageAnswer; duplicate: boolean };
+
+/** A viewer of the room, set by the worker after authentication. */
+type RoomViewer = { memberId: string; name: string };
+
+function isRoomViewer(value: unknown): value is RoomViewer {
+  return typeof value === "object" && value !== null && "memberId" in value && "name" in value;
+}
+
+export class TicketRoom extends DurableObject<AppEnv> {
+  /** Outbound sends of this ticket, chained so they reach the provider in order. */
+  private outbox: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: AppEnv) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
+    });
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /** Next message sequence number of this ticket (starts at 1). */
+  private async nextSeq(ticketId: string): Promise<number> {
+    const row = this.ctx.storage.sql
+      .exec<{ v: number }>("INSERT INTO meta (k, v) VALUES ('seq', 1) ON CONFLICT(k) DO UPDATE SET v = v + 1 RETURNING v")
+      .one();
+    if (row.v === 1) {
+      // A room whose storage is new (e.g. first use) continues after what D1 already holds.
+      const existing = await getDb(this.env.DB)
+        .select({ max: sql<number | null>`MAX(${messages.seq})` })
+        .from(messages)
+        .where(eq(messages.ticketId, ticketId));
+      const max = existing[0]?.max ?? 0;
+      if (max >= 1) {
+        this.ctx.storage.sql.exec("UPDATE meta SET v = ? WHERE k = 'seq'", max + 1);
+        return max + 1;
+      }
+    }
+    return row.v;
+  }
+
+  /**
+   * Stores one message in order. A duplicate (same connection and provider id, or same idempotency
+   * key) stores nothing and answers the existing message with `duplicate: true`.
+   */
+  async append(input: AppendInput): Promise<AppendResult> {
+    const db = getDb(this.env.DB);
+    const existing = await this.findExisting(input);
+    if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true };
+    const at = Date.now();
+    const row: MessageRow = { ...input, id: input.id ?? newId(), seq: await this.nextSeq(input.ticketId), createdAt: at, updatedAt: at };
+    const inserted = await db.insert(messages).values(row).onConflictDoNothing().returning();
+    if (!inserted[0]) {
+      const again = await this.findExisting(input);
+      if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true };
+      throw new Error("message insert conflicted but no existing row was found");
+    }
+    const visible = input.type !== "reaction";
+    await db
+      .update(tickets)
+      .set({
+        ...(visible
+          ? {
+              lastMessageAt: sql`MAX(${tickets.lastMessageAt}, ${row.sentAt})`,
+              lastMessagePreview: sql`CASE WHEN ${tickets.lastMessageAt} <= ${row.sentAt} THEN ${previewOf(row)} ELSE ${tickets.lastMessagePreview} END`,
+            }
+          : {}),
+        ...(input.direction === "in" ? { unreadCount: sql`${tickets.unreadCount} + 1` } : {}),
+        updatedAt: at,
+      })
+      .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId)));
+    const [message] = await presentMessages(this.env, db, [row]);
+    await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! });
+    return { message: message!, duplicate: false };
+  }
+
+  /**
+   * Stores an outbound message as `pending` and sends it through the connection's adapter after
+   * every earlier send of this ticket; the status then moves to `sent` (with the provider's id) or
+   * `failed` (with its reason). Answers once the message is stored; the send continues in order.
+   */
+  async sendOutbound(input: AppendInput, outbound: OutboundMessage, recipient: { externalId: string; phone: string | null }): Promise<AppendResult> {
+    const result = await this.append(input);
+    if (result.duplicate) return result;
+    const messageId = result.message.id;
+    const send = this.outbox.then(() => this.deliver(input.companyId, input.ticketId, input.connectionId, messageId, outbound, recipient));
+    this.outbox = send.catch(() => undefined);
+    this.ctx.waitUntil(send.catch((e) => console.error("[ticket-room] send failed", e)));
+    return result;
+  }
+
+  private async deliver(
+    companyId: string,
+    ticketId: string,
+    connectionId: string,
+    messageId: string,
+    outbound: OutboundMessage,
+    recipient: { externalId: string; phone: string | null },
+  ): Promise<void> {
+    const db = getDb(this.env.DB);
+    const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, connectionId), eq(connections.companyId, companyId)) });
+    const result = connection
+      ? await adapterFor(this.env, connection).send(connection, recipient, outbound)
+      : ({ ok: false, errorCode: "no_connection", errorMessage: "The connection no longer exists.", retryable: false } as const);
+    const at = Date.now();
+    if (result.ok) {
+      await db
+        .update(messages)
+        .set({ externalId: result.externalId, status: sql`CASE WHEN ${messages.status} = 'pending' THEN 'sent' ELSE ${messages.status} END`, updatedAt: at })
+        .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
+      if (connection) await applyOrphanStatuses(db, connection, result.externalId);
+    } else {
+      await db
+        .update(messages)
+        .set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, updatedAt: at })
+        .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
+    }
+    await this.refresh(companyId, ticketId, messageId);
+  }
+
+  /** Re-reads a message (after a status change) and fans the update out. */
+  async refresh(companyId: string, ticketId: string, messageId: string): Promise<void> {
+    const db = getDb(this.env.DB);
+    const row = await db.query.messages.findFirst({ where: and(eq(messages.id, messageId), eq(messages.companyId, companyId)) });
+    if (!row) return;
+    const [message] = await presentMessages(this.env, db, [row]);
+    await this.fanOut(companyId, ticketId, { type: "message.updated", message: message! });
+  }
+
+  /** The customer is typing/recording (from the channel): shown to the viewers. */
+  async contactPresence(state: "typing" | "recording" | "paused"): Promise<void> {
+    this.broadcast({ type: "typing", who: "contact", state });
+  }
+
+  /** Publishes a ticket change (status, assignment) to the hub's lists. */
+  async ticketChanged(companyId: string, ticketId: string): Promise<void> {
+    const db = getDb(this.env.DB);
+    const [ticket] = await loadTicketAnswers(db, companyId, [ticketId]);
+    if (ticket) {
+      await hubOf(this.env, companyId).publish(
+        { type: "ticket.updated", ticket },
+        { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } },
+      );
+    }
+  }
+
+  /** WebSocket upgrade of a member viewing the ticket; the worker has checked access. */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket upgrade", { status: 426 });
+    const header = request.headers.get("X-Room-Viewer");
+    const viewer: unknown = header ? JSON.parse(header) : null;
+    if (!isRoomViewer(viewer)) return new Response("Missing viewer", { status: 400 });
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1]);
+    pair[1].serializeAttachment({ ...viewer, ticketId: request.headers.get("X-Ticket-Id"), companyId: request.headers.get("X-Company-Id") });
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  /** A member's typing state: shown to the other viewers and to the customer. */
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (typeof message !== "string") return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      return;
+    }
+    if (typeof parsed !== "object" || parsed === null || !("type" in parsed) || parsed.type !== "typing" || !("state" in parsed)) return;
+    const state = parsed.state === "typing" || parsed.state === "recording" ? parsed.state : "paused";
+    const viewer: unknown = ws.deserializeAttachment();
+    if (!isRoomViewer(viewer)) return;
+    this.broadcast({ type: "typing", who: "member", memberId: viewer.memberId, name: viewer.name, state }, ws);
+    const attachment: unknown = ws.deserializeAttachment();
+    if (typeof attachment === "object" && attachment && "ticketId" in attachment && "companyId" in attachment) {
+      const ticketId = String(attachment.ticketId);
+      const companyId = String(attachment.companyId);
+      this.ctx.waitUntil(this.presenceToContact(companyId, ticketId, state).catch(() => undefined));
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    ws.close(code, reason);
+  }
+
+  private async presenceToContact(companyId: string, ticketId: string, state: "typing" | "recording" | "paused"): Promise<void> {
+    const db = getDb(this.env.DB);
+    const ticket = await db.query.tickets.findFirst({ where: and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)) });
+    if (!ticket) return;
+    const connection = await db.query.connections.findFirst({ where: eq(connections.id, ticket.connectionId) });
+    if (!connection) return;
+    const identity = await db.query.contactIdentities.findFirst({
+      where: and(eq(contactIdentities.contactId, ticket.contactId), eq(contactIdentities.channel, connection.channel)),
+    });
+    if (!identity) return;
+    const lastIn = await db.query.messages.findFirst({
+      where: and(eq(messages.ticketId, ticketId), eq(messages.direction, "in")),
+      orderBy: (m, { desc }) => [desc(m.sentAt), desc(m.seq)],
+    });
+    await adapterFor(this.env, connection).presence(connection, { externalId: identity.externalId }, state, lastIn?.externalId ?? undefined);
+  }
+
+  private async fanOut(companyId: string, ticketId: string, event: { type: "message.created" | "message.updated"; message: MessageAnswer }): Promise<void> {
+    this.broadcast(event);
+    const db = getDb(this.env.DB);
+    const [ticket] = await loadTicketAnswers(db, companyId, [ticketId]);
+    if (!ticket) return;
+    const audience = { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } };
+    const hub = hubOf(this.env, companyId);
+    await hub.publish({ type: event.type, ticketId, message: event.message }, audience);
+    await hub.publish({ type: "ticket.updated", ticket }, audience);
+  }
+
+  private broadcast(event: RoomEvent, except?: WebSocket): void {
+    const text = JSON.stringify(event);
+    for (const ws of this.ctx.getWebSockets()) {
+      if (ws === except) continue;
+      try {
+        ws.send(text);
+      } catch {
+        // closed underneath us
+      }
+    }
+  }
+
+  private async findExisting(input: AppendInput): Promise<MessageRow | undefined> {
+    const db = getDb(this.env.DB);
+    if (input.externalId) {
+      const byExternal = await db.query.messages.findFirst({
+        where: and(eq(messages.connectionId, input.connectionId), eq(messages.externalId, input.externalId)),
+      });
+      if (byExternal) return byExternal;
+    }
+    if (input.idempotencyKey) {
+      return db.query.messages.findFirst({
+        where: and(eq(messages.companyId, input.companyId), eq(messages.idempotencyKey, input.idempotencyKey)),
+      });
+    }
+    return undefined;
+  }
+}
+
+/** Applies statuses that arrived before the send answered with the provider's id. */
+async function applyOrphanStatuses(db: ReturnType<typeof getDb>, connection: ConnectionRow, externalId: string): Promise<void> {
+  for (const orphan of await takeOrphanStatuses(db, connection.id, externalId)) {
+    await applyStatus(db, connection, orphan, { recordOrphan: false });
+  }
+}

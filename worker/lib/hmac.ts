@@ -1,0 +1,31 @@
+/**
+ * Webhook signature check: `X-Hub-Signature-256: sha256=<hex>` where hex is HMAC-SHA256 of the raw
+ * body bytes with the app secret (Meta, Graph API webhooks "getting started"). Verified over the
+ * raw bytes, before any parsing, with WebCrypto's constant-time `verify`.
+ */
+
+function hexToBytes(hex: string): Uint8Array | null {
+  if (!/^[0-9a-f]*$/i.test(hex) || hex.length % 2 !== 0) return null;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+async function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [usage]);
+}
+
+/** True when `header` is a valid `sha256=<hex>` signature of `body` under `secret`. */
+export async function verifyHubSignature(secret: string, body: ArrayBuffer, header: string | null | undefined): Promise<boolean> {
+  if (!secret || !header?.startsWith("sha256=")) return false;
+  const signature = hexToBytes(header.slice("sha256=".length));
+  if (!signature || signature.length !== 32) return false;
+  return crypto.subtle.verify("HMAC", await hmacKey(secret, "verify"), signature, body);
+}
+
+/** `sha256=<hex>` of `body` (used by the Meta stand-in and tests). */
+export async function signHub(secret: string, body: ArrayBuffer | string): Promise<string> {
+  const data = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret, "sign"), data));
+  return `sha256=${[...mac].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}

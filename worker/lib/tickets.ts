@@ -1,0 +1,113 @@
+/**
+ * Ticket and message presentation and the queries the pipeline and the routes share.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import { connections, contacts, members, messages, tickets, users, type MessageRow, type TicketRow } from "../../schema";
+import type { MessageAnswer, TicketAnswer } from "../../schema/realtime";
+import type { AppEnv } from "../env";
+import type { Db } from "./db";
+import { signedMediaUrl } from "./media";
+import { fileUrl } from "./present";
+
+/** The text shown in a ticket list for a message (first 120 characters; media by its kind). */
+export function previewOf(message: Pick<MessageRow, "type" | "body">): string {
+  const body = message.body.trim();
+  if (body) return body.slice(0, 120);
+  return `[${message.type}]`;
+}
+
+/** Loads tickets of `companyId` by id with contact, connection and assignee; answers in input order. */
+export async function loadTicketAnswers(db: Db, companyId: string, ids: string[]): Promise<TicketAnswer[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .select({
+      ticket: tickets,
+      contact: { id: contacts.id, name: contacts.name, phone: contacts.phone, email: contacts.email, imageKey: contacts.imageKey },
+      connection: { id: connections.id, name: connections.name, channel: connections.channel },
+      assigneeName: users.name,
+    })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .innerJoin(connections, eq(connections.id, tickets.connectionId))
+    .leftJoin(members, eq(members.id, tickets.assignedMemberId))
+    .leftJoin(users, eq(users.id, members.userId))
+    .where(and(eq(tickets.companyId, companyId), inArray(tickets.id, ids)));
+  const byId = new Map(rows.map((r) => [r.ticket.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [presentTicket(r.ticket, r.contact, r.connection, r.assigneeName)] : [];
+  });
+}
+
+export function presentTicket(
+  ticket: TicketRow,
+  contact: { id: string; name: string; phone: string | null; email: string | null; imageKey: string | null },
+  connection: { id: string; name: string; channel: string },
+  assigneeName: string | null,
+): TicketAnswer {
+  return {
+    id: ticket.id,
+    status: ticket.status,
+    contact: { id: contact.id, name: contact.name, phone: contact.phone, email: contact.email, image: fileUrl(contact.imageKey) },
+    connection,
+    assignedMemberId: ticket.assignedMemberId,
+    assignedMemberName: assigneeName,
+    servedByMemberId: ticket.servedByMemberId,
+    isGroup: ticket.isGroup,
+    unreadCount: ticket.unreadCount,
+    lastMessageAt: ticket.lastMessageAt,
+    lastMessagePreview: ticket.lastMessagePreview,
+    createdAt: ticket.createdAt,
+    closedAt: ticket.closedAt,
+  };
+}
+
+/** Presents message rows, resolving quoted messages and signing media URLs. */
+export async function presentMessages(env: AppEnv, db: Db, rows: MessageRow[]): Promise<MessageAnswer[]> {
+  const quotedIds = [...new Set(rows.flatMap((r) => (r.quotedId ? [r.quotedId] : [])))];
+  const quotedRows = quotedIds.length
+    ? await db
+        .select({ id: messages.id, body: messages.body, type: messages.type, direction: messages.direction, deletedAt: messages.deletedAt })
+        .from(messages)
+        .where(inArray(messages.id, quotedIds))
+    : [];
+  const quoted = new Map(quotedRows.map((q) => [q.id, q]));
+  const at = Date.now();
+  return Promise.all(
+    rows.map(async (row): Promise<MessageAnswer> => {
+      const q = row.quotedId ? quoted.get(row.quotedId) : undefined;
+      const deleted = row.deletedAt !== null;
+      return {
+        id: row.id,
+        ticketId: row.ticketId,
+        contactId: row.contactId,
+        direction: row.direction,
+        type: row.type,
+        body: deleted ? "" : row.body,
+        payload: deleted ? null : row.payload ?? null,
+        media:
+          row.mediaKey && !deleted
+            ? { url: await signedMediaUrl(env, row.mediaKey, at), mime: row.mediaMime ?? "application/octet-stream", name: row.mediaName, size: row.mediaSize }
+            : null,
+        quoted: q ? { id: q.id, body: q.deletedAt ? "" : q.body, type: q.type, direction: q.direction } : null,
+        status: row.status,
+        error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
+        sentAt: row.sentAt,
+        seq: row.seq,
+        sender: row.direction === "out" ? { memberId: row.senderMemberId, name: row.senderName } : null,
+        deleted,
+        createdAt: row.createdAt,
+      };
+    }),
+  );
+}
+
+/** Rank of a delivery status; a message only moves to a higher rank (`failed` only before delivered). */
+export const STATUS_RANK: Record<MessageRow["status"], number> = {
+  pending: 0,
+  received: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  failed: 1.5,
+};

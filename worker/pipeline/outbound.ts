@@ -1,0 +1,85 @@
+/**
+ * The company's messages to a customer (DESIGN.md "The main job", step 5): from a member, a flow
+ * or the connection's greeting and farewell. Stored through the ticket's TicketRoom (order,
+ * fan-out), then sent by the connection's channel adapter in order.
+ */
+import type { ConnectionRow, MessageRow, TicketRow } from "../../schema";
+import type { AppEnv } from "../env";
+import type { OutboundMessage } from "../channels/types";
+import type { AppendResult } from "../durable-objects/ticket-room";
+import { signedMediaUrl } from "../lib/media";
+import { roomOf } from "../lib/realtime";
+
+/** What is sent: text, or media already stored in R2. */
+export type OutboundContent =
+  | { type: "text"; body: string; quotedId?: string | null; quotedExternalId?: string | null }
+  | {
+      type: "image" | "audio" | "video" | "document" | "ptv";
+      body: string;
+      media: { key: string; mime: string; name: string | null; size: number };
+      quotedId?: string | null;
+      quotedExternalId?: string | null;
+    };
+
+export type OutboundTarget = {
+  ticket: Pick<TicketRow, "id" | "companyId" | "contactId">;
+  connection: ConnectionRow;
+  recipientExternalId: string;
+  recipientPhone: string | null;
+};
+
+/** Who sends: a member (name shown to the customer when the company's showAttendantName is on). */
+export type Sender = { memberId: string; name: string; showName: boolean } | null;
+
+/**
+ * Stores and sends one message. `idempotencyKey` (client-generated) makes a retried request answer
+ * the first message instead of sending twice. Answers the stored message.
+ */
+export async function sendToTicket(
+  env: AppEnv,
+  target: OutboundTarget,
+  content: OutboundContent,
+  sender: Sender,
+  idempotencyKey: string | null = null,
+): Promise<AppendResult> {
+  const at = Date.now();
+  const shownBody = sender?.showName && content.body.trim() ? `*${sender.name}:*\n${content.body}` : content.body;
+  const quotedExternalId = content.quotedExternalId ?? undefined;
+  let outbound: OutboundMessage;
+  if (content.type === "text") {
+    outbound = { type: "text", body: shownBody, quotedExternalId };
+  } else {
+    const url = new URL(await signedMediaUrl(env, content.media.key), env.PUBLIC_URL).toString();
+    outbound = {
+      type: content.type,
+      media: { url, mime: content.media.mime, fileName: content.media.name ?? undefined },
+      caption: shownBody || undefined,
+      quotedExternalId,
+    };
+  }
+  const row: Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> = {
+    companyId: target.ticket.companyId,
+    ticketId: target.ticket.id,
+    contactId: target.ticket.contactId,
+    connectionId: target.connection.id,
+    externalId: null,
+    direction: "out",
+    type: content.type,
+    body: content.body,
+    payload: null,
+    mediaKey: content.type === "text" ? null : content.media.key,
+    mediaMime: content.type === "text" ? null : content.media.mime,
+    mediaName: content.type === "text" ? null : content.media.name,
+    mediaSize: content.type === "text" ? null : content.media.size,
+    quotedId: content.quotedId ?? null,
+    status: "pending",
+    errorCode: null,
+    errorMessage: null,
+    sentAt: at,
+    senderMemberId: sender?.memberId ?? null,
+    senderName: sender?.name ?? null,
+    idempotencyKey,
+    deletedAt: null,
+  };
+  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, { externalId: target.recipientExternalId, phone: target.recipientPhone });
+}

@@ -1,0 +1,283 @@
+/**
+ * The chat centre (spec §2 Chats, §3 Ticket/chat, §4 Ticket status and Chat list filters).
+ * Permission `tickets`; `tickets_groups` to see and answer group chats; without `see_all_tickets`
+ * a member sees pending tickets and the ones assigned to them only (others answer 404).
+ */
+import { Hono } from "hono";
+import { and, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { contactIdentities, contacts, members, messages, tickets, type TicketRow } from "../../schema";
+import { idSchema } from "../../schema/validation/common";
+import { messageListQuery, textMessageInput, ticketListQuery, transferInput } from "../../schema/validation/tickets";
+import type { HonoEnv } from "../middleware/context";
+import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
+import { adapterFor } from "../channels";
+import type { Db } from "../lib/db";
+import { now } from "../lib/db";
+import { AppError, notFound, validationError } from "../lib/errors";
+import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
+import { roomOf } from "../lib/realtime";
+import { loadTicketAnswers, presentMessages } from "../lib/tickets";
+import { zv } from "../lib/validate";
+import { sendToTicket, type OutboundContent } from "../pipeline/outbound";
+
+const idParam = z.object({ id: idSchema });
+
+type Viewer = { memberId: string; seeAll: boolean; groups: boolean };
+
+function viewerOf(c: { var: HonoEnv["Variables"] }): Viewer {
+  return { memberId: c.var.memberId, seeAll: c.var.permissions.has("see_all_tickets"), groups: c.var.permissions.has("tickets_groups") };
+}
+
+/** SQL restricting tickets to what the viewer may see. */
+function visibility(viewer: Viewer): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (!viewer.groups) parts.push(eq(tickets.isGroup, false));
+  if (!viewer.seeAll) parts.push(or(eq(tickets.status, "pending"), eq(tickets.assignedMemberId, viewer.memberId)));
+  return and(...parts);
+}
+
+/** The ticket if it exists in the company and the viewer may see it; 404 otherwise. */
+async function findTicket(db: Db, companyId: string, id: string, viewer: Viewer): Promise<TicketRow> {
+  const row = await db.query.tickets.findFirst({ where: and(eq(tickets.id, id), eq(tickets.companyId, companyId), visibility(viewer)) });
+  if (!row) throw notFound("Ticket");
+  return row;
+}
+
+function encodeCursor(parts: (string | number)[]): string {
+  return btoa(parts.join("|")).replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string | undefined, field = "cursor"): string[] | null {
+  if (!cursor) return null;
+  try {
+    return atob(cursor).split("|");
+  } catch {
+    throw new AppError("validation_failed", "Invalid cursor.", { [field]: "invalid_cursor" });
+  }
+}
+
+/** Multipart body of POST /api/tickets/{id}/messages with a file. */
+const fileMessageForm = z.object({
+  file: z.instanceof(File, { error: "file_required" }),
+  body: z.string().max(1024, { error: "too_long" }).default(""),
+  type: z.enum(["image", "audio", "video", "document", "ptv"], { error: "invalid_type" }).optional(),
+  quotedId: idSchema.optional(),
+  idempotencyKey: z.string().trim().min(8).max(100).optional(),
+});
+
+/** The message type a file is sent as, from its MIME type, unless the client names one. */
+function mediaTypeOf(mime: string, wanted?: "image" | "audio" | "video" | "document" | "ptv"): "image" | "audio" | "video" | "document" | "ptv" {
+  if (wanted) return wanted;
+  if (mime.startsWith("image/")) return "image";
+  if (mime.startsWith("audio/")) return "audio";
+  if (mime.startsWith("video/")) return "video";
+  return "document";
+}
+
+export const ticketsRoutes = new Hono<HonoEnv>()
+  .use(requireUser, requireCompany, requireSubscription, requirePermission("tickets"))
+  /**
+   * GET /api/tickets?status=&type=&search=&cursor=&limit= → {results: TicketAnswer[], cursor, total},
+   * newest activity first, keyset-paged.
+   */
+  .get("/", zv("query", ticketListQuery), async (c) => {
+    const q = c.req.valid("query");
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    const viewer = viewerOf(c);
+    const filters: (SQL | undefined)[] = [eq(tickets.companyId, companyId), visibility(viewer)];
+    if (q.status !== "all") filters.push(eq(tickets.status, q.status));
+    if (q.type === "chats") filters.push(eq(tickets.isGroup, false));
+    if (q.type === "groups") filters.push(eq(tickets.isGroup, true));
+    if (q.type === "unread") filters.push(sql`${tickets.unreadCount} > 0`);
+    if (q.type === "mine") filters.push(eq(tickets.assignedMemberId, viewer.memberId));
+    if (q.search) {
+      const pattern = `%${q.search.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+      filters.push(or(sql`${contacts.name} LIKE ${pattern} ESCAPE '\\'`, like(contacts.phone, pattern)));
+    }
+    const where = and(...filters);
+    const cursor = decodeCursor(q.cursor);
+    const page = cursor
+      ? and(where, sql`(${tickets.lastMessageAt}, ${tickets.id}) < (${Number(cursor[0])}, ${cursor[1] ?? ""})`)
+      : where;
+    const rows = await db
+      .select({ id: tickets.id, lastMessageAt: tickets.lastMessageAt })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(page)
+      .orderBy(desc(tickets.lastMessageAt), desc(tickets.id))
+      .limit(q.limit + 1);
+    const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(tickets).innerJoin(contacts, eq(contacts.id, tickets.contactId)).where(where);
+    const pageRows = rows.slice(0, q.limit);
+    const last = pageRows[pageRows.length - 1];
+    return c.json({
+      results: await loadTicketAnswers(db, companyId, pageRows.map((r) => r.id)),
+      cursor: rows.length > q.limit && last ? encodeCursor([last.lastMessageAt, last.id]) : null,
+      total,
+    });
+  })
+  /** GET /api/tickets/{id} → TicketAnswer. */
+  .get("/:id", zv("param", idParam), async (c) => {
+    const ticket = await findTicket(c.var.db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
+    const [answer] = await loadTicketAnswers(c.var.db, c.var.company.id, [ticket.id]);
+    return c.json(answer);
+  })
+  /**
+   * GET /api/tickets/{id}/messages?cursor=&limit= → {results (oldest first), cursor (to older
+   * messages, or null)}: in the customer's order (provider time, then arrival).
+   */
+  .get("/:id/messages", zv("param", idParam), zv("query", messageListQuery), async (c) => {
+    const { cursor, limit } = c.req.valid("query");
+    const db = c.var.db;
+    const ticket = await findTicket(db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
+    const before = decodeCursor(cursor);
+    const rows = await db
+      .select()
+      .from(messages)
+      .where(
+        and(
+          eq(messages.ticketId, ticket.id),
+          eq(messages.companyId, c.var.company.id),
+          before ? sql`(${messages.sentAt}, ${messages.seq}) < (${Number(before[0])}, ${Number(before[1])})` : undefined,
+        ),
+      )
+      .orderBy(desc(messages.sentAt), desc(messages.seq))
+      .limit(limit + 1);
+    const page = rows.slice(0, limit).reverse();
+    const oldest = page[0];
+    return c.json({
+      results: await presentMessages(c.env, db, page),
+      cursor: rows.length > limit && oldest ? encodeCursor([oldest.sentAt, oldest.seq]) : null,
+    });
+  })
+  /**
+   * POST /api/tickets/{id}/messages: JSON `{type: "text", body, quotedId?, idempotencyKey?}` or
+   * multipart `{file, body?, type?, quotedId?, idempotencyKey?}` (≤ 100 MB) → 201 MessageAnswer
+   * (200 with the first message when the idempotency key was seen). Answering a pending or closed
+   * ticket opens it, assigned to the sender.
+   */
+  .post("/:id/messages", zv("param", idParam), async (c) => {
+    const db = c.var.db;
+    const company = c.var.company;
+    const ticket = await findTicket(db, company.id, c.req.valid("param").id, viewerOf(c));
+    const contentType = c.req.header("Content-Type") ?? "";
+    let content: OutboundContent;
+    let idempotencyKey: string | null;
+    if (contentType.startsWith("multipart/form-data")) {
+      const form = fileMessageForm.safeParse(await c.req.parseBody());
+      if (!form.success) throw validationError(form.error);
+      const file = form.data.file;
+      if (file.size > MAX_MEDIA_BYTES) throw new AppError("validation_failed", "The file is larger than 100 MB.", { file: "too_large" });
+      if (file.size === 0) throw new AppError("validation_failed", "The file is empty.", { file: "empty_file" });
+      const mime = file.type || "application/octet-stream";
+      const stored = await storeMedia(c.env.FILES, company.id, await file.arrayBuffer(), mime, file.name);
+      content = { type: mediaTypeOf(mime, form.data.type), body: form.data.body, media: { key: stored.key, mime, name: file.name || null, size: stored.size }, quotedId: form.data.quotedId };
+      idempotencyKey = form.data.idempotencyKey ?? null;
+    } else {
+      let json: unknown;
+      try {
+        json = await c.req.json();
+      } catch {
+        throw new AppError("validation_failed", "Malformed JSON body.", { _: "invalid_json" });
+      }
+      const input = textMessageInput.safeParse(json);
+      if (!input.success) throw validationError(input.error);
+      content = { type: "text", body: input.data.body, quotedId: input.data.quotedId };
+      idempotencyKey = input.data.idempotencyKey ?? null;
+    }
+    if (content.quotedId) {
+      const quoted = await db.query.messages.findFirst({ where: and(eq(messages.id, content.quotedId), eq(messages.ticketId, ticket.id)), columns: { externalId: true } });
+      if (!quoted) throw new AppError("validation_failed", "The quoted message is not in this ticket.", { quotedId: "invalid_id" });
+      content.quotedExternalId = quoted.externalId;
+    }
+    const target = await targetOf(db, ticket);
+    if (ticket.status !== "open" || ticket.assignedMemberId === null) {
+      await db
+        .update(tickets)
+        .set({ status: "open", assignedMemberId: ticket.assignedMemberId ?? c.var.memberId, servedByMemberId: ticket.assignedMemberId ?? c.var.memberId, closedAt: null, updatedAt: now() })
+        .where(and(eq(tickets.id, ticket.id), eq(tickets.companyId, company.id)));
+      await roomOf(c.env, ticket.id).ticketChanged(company.id, ticket.id);
+    }
+    const result = await sendToTicket(
+      c.env,
+      target,
+      content,
+      { memberId: c.var.memberId, name: c.var.user.name, showName: company.showAttendantName },
+      idempotencyKey ? `${c.var.memberId}:${idempotencyKey}` : null,
+    );
+    return c.json(result.message, result.duplicate ? 200 : 201);
+  })
+  /** POST /api/tickets/{id}/open → TicketAnswer: status open, assigned to the caller. */
+  .post("/:id/open", zv("param", idParam), async (c) => {
+    const ticket = await findTicket(c.var.db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
+    return c.json(await updateTicket(c, ticket, { status: "open", assignedMemberId: c.var.memberId, servedByMemberId: c.var.memberId, closedAt: null }));
+  })
+  /** POST /api/tickets/{id}/transfer {memberId} → TicketAnswer. 400 when the member is not in the company. */
+  .post("/:id/transfer", zv("param", idParam), zv("json", transferInput), async (c) => {
+    const { memberId } = c.req.valid("json");
+    const db = c.var.db;
+    const ticket = await findTicket(db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
+    const member = await db.query.members.findFirst({ where: and(eq(members.id, memberId), eq(members.companyId, c.var.company.id)), columns: { id: true } });
+    if (!member) throw new AppError("validation_failed", "That member is not in this company.", { memberId: "invalid_id" });
+    return c.json(await updateTicket(c, ticket, { status: "open", assignedMemberId: memberId, servedByMemberId: memberId, closedAt: null }));
+  })
+  /** POST /api/tickets/{id}/close → TicketAnswer: status closed; the connection's farewell message goes out. */
+  .post("/:id/close", zv("param", idParam), async (c) => {
+    const db = c.var.db;
+    const ticket = await findTicket(db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
+    if (ticket.status === "closed") {
+      const [answer] = await loadTicketAnswers(db, c.var.company.id, [ticket.id]);
+      return c.json(answer);
+    }
+    const answer = await updateTicket(c, ticket, { status: "closed", closedAt: now(), servedByMemberId: ticket.assignedMemberId ?? c.var.memberId });
+    const target = await targetOf(db, ticket);
+    if (target.connection.farewellMessage.trim()) {
+      await sendToTicket(c.env, target, { type: "text", body: target.connection.farewellMessage }, null);
+    }
+    return c.json(answer);
+  })
+  /** POST /api/tickets/{id}/read → TicketAnswer: unread back to 0; the customer sees read ticks. */
+  .post("/:id/read", zv("param", idParam), async (c) => {
+    const db = c.var.db;
+    const ticket = await findTicket(db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
+    const answer = await updateTicket(c, ticket, { unreadCount: 0 });
+    const lastIn = await db.query.messages.findFirst({
+      where: and(eq(messages.ticketId, ticket.id), eq(messages.direction, "in")),
+      orderBy: [desc(messages.sentAt), desc(messages.seq)],
+    });
+    if (lastIn?.externalId && ticket.unreadCount > 0) {
+      const target = await targetOf(db, ticket);
+      c.executionCtx.waitUntil(
+        adapterFor(c.env, target.connection)
+          .markRead(target.connection, { externalId: target.recipientExternalId, phone: target.recipientPhone }, lastIn.externalId)
+          .catch(() => undefined),
+      );
+    }
+    return c.json(answer);
+  });
+
+/** Where a ticket's messages go: its connection and the contact's identity on that channel. */
+async function targetOf(db: Db, ticket: TicketRow) {
+  const connection = await db.query.connections.findFirst({ where: (t, { eq: e }) => e(t.id, ticket.connectionId) });
+  if (!connection) throw new AppError("conflict", "This ticket's connection no longer exists.");
+  const identity = await db.query.contactIdentities.findFirst({
+    where: and(eq(contactIdentities.contactId, ticket.contactId), eq(contactIdentities.channel, connection.channel)),
+  });
+  const contact = await db.query.contacts.findFirst({ where: eq(contacts.id, ticket.contactId), columns: { phone: true } });
+  const recipientExternalId = identity?.externalId ?? contact?.phone?.replace(/^\+/, "");
+  if (!recipientExternalId) throw new AppError("conflict", "This contact cannot be reached on this connection.");
+  return { ticket, connection, recipientExternalId, recipientPhone: contact?.phone ?? null };
+}
+
+async function updateTicket(
+  c: { var: HonoEnv["Variables"]; env: HonoEnv["Bindings"] },
+  ticket: TicketRow,
+  set: Partial<Pick<TicketRow, "status" | "assignedMemberId" | "servedByMemberId" | "closedAt" | "unreadCount">>,
+) {
+  await c.var.db.update(tickets).set({ ...set, updatedAt: now() }).where(and(eq(tickets.id, ticket.id), eq(tickets.companyId, c.var.company.id)));
+  await roomOf(c.env, ticket.id).ticketChanged(c.var.company.id, ticket.id);
+  const [answer] = await loadTicketAnswers(c.var.db, c.var.company.id, [ticket.id]);
+  if (!answer) throw notFound("Ticket");
+  return answer;
+}
