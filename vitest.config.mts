@@ -6,6 +6,11 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { startMetaStandIn } from "./standins/meta-graph.ts";
+
+// Meta's Graph API is out of reach here: the real adapter talks to this loopback stand-in.
+const meta = await startMetaStandIn();
+process.on("exit", () => void meta.close());
 
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 
@@ -20,6 +25,8 @@ export default defineConfig({
           PUBLIC_URL: "http://localhost:8787",
           WHATSAPP_APP_SECRET: "test-app-secret",
           WHATSAPP_VERIFY_TOKEN: "test-verify-token",
+          WHATSAPP_GRAPH_URL: meta.graphUrl,
+          META_STANDIN_ORIGIN: meta.origin,
         },
       },
     }),

@@ -10,6 +10,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { HubEvent, HubEventBody } from "../../schema/realtime";
 import type { AppEnv } from "../env";
+import { answerClose } from "../lib/sockets";
 
 /** What one socket's member may see (spec §6 tickets, tickets_groups, see_all_tickets). */
 export type HubViewer = { userId: string; memberId: string; seeAll: boolean; groups: boolean; tickets: boolean };
@@ -113,7 +114,7 @@ export class CompanyHub extends DurableObject<AppEnv> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    ws.close(code, reason);
+    answerClose(ws, code, reason);
   }
 
   private lastSeq(): number {

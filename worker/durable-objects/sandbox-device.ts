@@ -6,6 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { AppEnv } from "../env";
+import { answerClose } from "../lib/sockets";
 import type { OutboundMessage, SendResult } from "../channels/types";
 import { newId } from "../lib/ids";
 
@@ -113,7 +114,7 @@ export class SandboxDevice extends DurableObject<AppEnv> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    ws.close(code, reason);
+    answerClose(ws, code, reason);
   }
 
   private store(entry: TranscriptEntry): void {

@@ -11,6 +11,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { connections, contactIdentities, messages, tickets, type ConnectionRow, type MessageRow } from "../../schema";
 import type { MessageAnswer, RoomEvent } from "../../schema/realtime";
 import type { AppEnv } from "../env";
+import { answerClose } from "../lib/sockets";
 import { adapterFor } from "../channels";
 import type { OutboundMessage } from "../channels/types";
 import { getDb } from "../lib/db";
@@ -203,7 +204,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    ws.close(code, reason);
+    answerClose(ws, code, reason);
   }
 
   private async presenceToContact(companyId: string, ticketId: string, state: "typing" | "recording" | "paused"): Promise<void> {

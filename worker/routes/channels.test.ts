@@ -71,3 +71,40 @@ describe("WhatsApp Cloud API webhook", () => {
     expect(after?.n).toBe(before?.n);
   });
 });
+
+describe("sending through the Cloud API adapter", () => {
+  it("a member's reply reaches the Graph API stand-in with the bearer token and the wamid comes back", async () => {
+    const owner = await register();
+    const phoneNumberId = String(Date.now()).slice(-10) + "2";
+    await cloudConnection(owner.token, phoneNumberId);
+    await expectStatus(await deliver(textWebhook(phoneNumberId, "5511977776666", `wamid.${crypto.randomUUID()}`, "Oi")), 200);
+    const list = await expectStatus<{ results: { id: string }[] }>(await call("GET", "/api/tickets", { token: owner.token }), 200);
+    const ticketId = list.results[0]!.id;
+    const sent = await expectStatus<{ id: string; status: string }>(
+      await call("POST", `/api/tickets/${ticketId}/messages`, { token: owner.token, body: { type: "text", body: "Bom dia!", idempotencyKey: "key-123456" } }),
+      201,
+    );
+    expect(sent.status).toBe("pending");
+    // The same idempotency key answers the first message and sends nothing more.
+    const again = await expectStatus<{ id: string }>(
+      await call("POST", `/api/tickets/${ticketId}/messages`, { token: owner.token, body: { type: "text", body: "Bom dia!", idempotencyKey: "key-123456" } }),
+      200,
+    );
+    expect(again.id).toBe(sent.id);
+    await expect
+      .poll(async () => {
+        const page = await expectStatus<{ results: { id: string; status: string }[] }>(
+          await call("GET", `/api/tickets/${ticketId}/messages`, { token: owner.token }),
+          200,
+        );
+        return page.results.find((m) => m.id === sent.id)?.status;
+      })
+      .toBe("sent");
+    const recorded = (await (await fetch(`${env.META_STANDIN_ORIGIN}/__sent`)).json()) as { path: string; authorization: string; body: { to?: string; text?: { body: string } } }[];
+    const mine = recorded.filter((r) => r.path === `/v23.0/${phoneNumberId}/messages`);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.authorization).toBe("Bearer EAAG-test-access-token-000000");
+    expect(mine[0]?.body.to).toBe("5511977776666");
+    expect(mine[0]?.body.text?.body).toBe("Bom dia!");
+  });
+});

@@ -1,0 +1,164 @@
+// `npm run bench:inbound`: inbound throughput and latency of the main job against `wrangler dev`.
+//
+// Starts the Graph API stand-in and the product (fresh local state), registers an owner with a
+// WhatsApp Cloud API connection, opens the company hub WebSocket, then delivers N signed webhooks
+// (BENCH_CONTACTS contacts × BENCH_MESSAGES messages, BENCH_CONCURRENCY at once) and prints
+// messages/s, p50/p95/p99 from POST to the message pushed on the WebSocket, the worker's peak RSS,
+// and the same load on GET /api/health (no storage) with the ratio between the two.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer } from "node:net";
+import { must, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
+const PER_CONTACT = Number(process.env.BENCH_MESSAGES ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const SECRET = "bench-app-secret";
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** RSS (bytes) of workerd processes, read from /proc. */
+function workerdRss() {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      if (!/^Name:\s*workerd/m.test(status)) continue;
+      const kb = Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+      total += kb * 1024;
+    } catch {
+      // process went away
+    }
+  }
+  return total;
+}
+
+function percentile(sorted, p) {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function pool(items, concurrency, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
+}
+
+const meta = await startMetaStandIn({ keepAlive: true });
+const state = mkdtempSync(join(tmpdir(), "conversa-bench-"));
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+let server;
+try {
+  await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
+  server = startWrangler(port, [
+    "--persist-to", state, "--log-level", "error",
+    "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
+    "--var", `WHATSAPP_APP_SECRET:${SECRET}`,
+    "--var", `PUBLIC_URL:${base}`,
+  ]);
+  await waitFor(`${base}/api/health`);
+
+  const reg = await fetch(`${base}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Bench Owner", email: `bench.${Date.now()}@example.com`, phone: "+5511999990000", password: "bench-password", companyName: "Bench Co" }),
+  });
+  const { token } = await reg.json();
+  const phoneNumberId = "1234567890123";
+  const conn = await fetch(`${base}/api/connections`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ channel: "whatsapp-cloud", name: "Bench", phoneNumberId, accessToken: "EAAG-bench-access-token-0000" }),
+  });
+  if (conn.status !== 201) throw new Error(`connection: ${conn.status} ${await conn.text()}`);
+
+  // Latency is measured to the moment the hub pushes the stored message to a connected browser.
+  const pushedAt = new Map();
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/ws/hub?access_token=${token}`);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  ws.onmessage = (e) => {
+    const event = JSON.parse(String(e.data));
+    if (event.type === "message.created" && event.message?.direction === "in") pushedAt.set(event.message.body, performance.now());
+  };
+
+  const jobs = [];
+  for (let m = 0; m < PER_CONTACT; m++) for (let c = 0; c < CONTACTS; c++) jobs.push({ c, m });
+  const startedAt = new Map();
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, workerdRss())), 250);
+  const t0 = performance.now();
+  let failures = 0;
+  await pool(jobs, CONCURRENCY, async ({ c, m }) => {
+    const from = `55119${String(c).padStart(8, "0")}`;
+    const body = `bench ${c}-${m}`;
+    const payload = {
+      object: "whatsapp_business_account",
+      entry: [{ id: "WABA", changes: [{ field: "messages", value: {
+        messaging_product: "whatsapp",
+        metadata: { display_phone_number: "15550000000", phone_number_id: phoneNumberId },
+        contacts: [{ profile: { name: `Contact ${c}` }, wa_id: from }],
+        messages: [{ from, id: `wamid.bench.${c}.${m}`, timestamp: String(1_700_000_000 + m), type: "text", text: { body } }],
+      } }] }],
+    };
+    const raw = JSON.stringify(payload);
+    startedAt.set(body, performance.now());
+    const res = await fetch(`${base}/api/channels/whatsapp/webhook`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Hub-Signature-256": metaSignature(SECRET, raw) },
+      body: raw,
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) failures++;
+  });
+  const deadline = Date.now() + 30_000;
+  while (pushedAt.size < jobs.length - failures && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const elapsed = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  ws.close();
+
+  const latencies = [...startedAt.entries()].flatMap(([body, start]) => (pushedAt.has(body) ? [pushedAt.get(body) - start] : [])).sort((a, b) => a - b);
+
+  // Baseline: the same number of requests at the same concurrency on an endpoint with no storage.
+  const h0 = performance.now();
+  await pool(jobs, CONCURRENCY, async () => {
+    const res = await fetch(`${base}/api/health`);
+    await res.arrayBuffer();
+  });
+  const healthElapsed = (performance.now() - h0) / 1000;
+
+  const rate = latencies.length / elapsed;
+  const healthRate = jobs.length / healthElapsed;
+  console.log(`
+inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.length} webhooks, concurrency ${CONCURRENCY}
+  stored and pushed:   ${latencies.length} (${failures} non-200 answers)
+  throughput:          ${rate.toFixed(1)} messages/s sustained (${elapsed.toFixed(1)} s)
+  latency POST→pushed: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
+  worker peak RSS:     ${(peakRss / 1024 / 1024).toFixed(0)} MiB (all workerd processes)
+  baseline /api/health: ${healthRate.toFixed(1)} requests/s
+  ratio inbound/health: ${(rate / healthRate).toFixed(3)}
+`);
+} finally {
+  server?.kill("SIGTERM");
+  await meta.close();
+  rmSync(state, { recursive: true, force: true });
+}
+process.exit(0);

@@ -1,0 +1,152 @@
+/**
+ * A stand-in for Meta's Graph API on loopback, for tests and benchmarks (we cannot reach Meta
+ * here). It speaks the parts of the WhatsApp Cloud API the adapter uses, as documented
+ * (shared/reference/wire-formats.md): send message, media lookup and download, media upload; it
+ * records what it was sent, and it can sign and deliver webhook payloads to the worker like Meta.
+ *
+ * Control endpoints (not Meta's): GET /__sent, POST /__media {id, mime, base64}, POST /__fail
+ * {status, code, message, times}, POST /__deliver {url, secret, payload}, POST /__reset.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+
+export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown; at: number };
+
+export type MetaStandIn = {
+  /** Base URL with the API version, e.g. http://127.0.0.1:PORT/v23.0 (use as WHATSAPP_GRAPH_URL). */
+  graphUrl: string;
+  origin: string;
+  sent: RecordedRequest[];
+  /** Registers media the worker may download by id. */
+  addMedia(id: string, mime: string, bytes: Uint8Array): void;
+  /** Signs `payload` with `secret` and POSTs it to `url` as Meta does; answers the status. */
+  deliver(url: string, secret: string, payload: unknown): Promise<number>;
+  close(): Promise<void>;
+};
+
+/** HMAC-SHA256 of the body, as in `X-Hub-Signature-256`. */
+export function metaSignature(secret: string, body: string): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+/** Starts the stand-in on 127.0.0.1 (port 0 = any free port). */
+export async function startMetaStandIn(
+  options: { port?: number; version?: string; accessToken?: string; keepAlive?: boolean } = {},
+): Promise<MetaStandIn> {
+  const version = options.version ?? "v23.0";
+  const sent: RecordedRequest[] = [];
+  const media = new Map<string, { mime: string; bytes: Uint8Array }>();
+  let failures: { status: number; code: number; message: string; times: number } | null = null;
+  let origin = "";
+
+  async function deliver(url: string, secret: string, payload: unknown): Promise<number> {
+    const body = JSON.stringify(payload);
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Hub-Signature-256": metaSignature(secret, body) },
+      body,
+    });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", "http://standin");
+      const path = url.pathname;
+      const raw = await readBody(req);
+      const text = raw.toString("utf8");
+      let body: unknown = null;
+      if (text && (req.headers["content-type"] ?? "").includes("json")) body = JSON.parse(text);
+
+      // Control endpoints.
+      if (path === "/__sent") return json(res, 200, sent);
+      if (path === "/__reset") {
+        sent.length = 0;
+        failures = null;
+        return json(res, 200, { ok: true });
+      }
+      if (path === "/__media" && req.method === "POST") {
+        const b = body as { id: string; mime: string; base64: string };
+        media.set(b.id, { mime: b.mime, bytes: new Uint8Array(Buffer.from(b.base64, "base64")) });
+        return json(res, 200, { ok: true });
+      }
+      if (path === "/__fail" && req.method === "POST") {
+        failures = body as typeof failures;
+        return json(res, 200, { ok: true });
+      }
+      if (path === "/__deliver" && req.method === "POST") {
+        const b = body as { url: string; secret: string; payload: unknown };
+        return json(res, 200, { status: await deliver(b.url, b.secret, b.payload) });
+      }
+      if (path.startsWith("/media-bytes/")) {
+        const item = media.get(decodeURIComponent(path.slice("/media-bytes/".length)));
+        if (!item) return json(res, 404, { error: { message: "Unknown media", code: 100 } });
+        res.writeHead(200, { "Content-Type": item.mime, "Content-Length": item.bytes.byteLength });
+        return res.end(Buffer.from(item.bytes));
+      }
+
+      // Graph API.
+      const auth = req.headers.authorization ?? null;
+      sent.push({ method: req.method ?? "GET", path, authorization: auth, body: body ?? (text || null), at: Date.now() });
+      if (!auth?.startsWith("Bearer ") || (options.accessToken && auth !== `Bearer ${options.accessToken}`)) {
+        return json(res, 401, { error: { message: "Invalid OAuth access token.", type: "OAuthException", code: 190 } });
+      }
+      const parts = path.split("/").filter(Boolean);
+      if (parts[0] !== version) return json(res, 400, { error: { message: "Unknown path components", code: 2500 } });
+      if (failures && failures.times > 0 && req.method === "POST") {
+        failures.times -= 1;
+        return json(res, failures.status, { error: { message: failures.message, code: failures.code, type: "OAuthException" } });
+      }
+      if (req.method === "POST" && parts.length === 3 && parts[2] === "messages") {
+        const b = (body ?? {}) as { to?: string; status?: string };
+        if (b.status === "read") return json(res, 200, { success: true });
+        const to = String(b.to ?? "");
+        return json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to.replace(/\D/g, "") }], messages: [{ id: `wamid.${randomUUID()}` }] });
+      }
+      if (req.method === "POST" && parts.length === 3 && parts[2] === "media") {
+        const id = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+        media.set(id, { mime: String(req.headers["content-type"] ?? "application/octet-stream"), bytes: new Uint8Array(raw) });
+        return json(res, 200, { id });
+      }
+      if (req.method === "GET" && parts.length === 2) {
+        const id = decodeURIComponent(parts[1] ?? "");
+        const item = media.get(id);
+        if (!item) return json(res, 404, { error: { message: "Unsupported get request.", code: 100 } });
+        return json(res, 200, { messaging_product: "whatsapp", url: `${origin}/media-bytes/${encodeURIComponent(id)}`, mime_type: item.mime, file_size: item.bytes.byteLength, id });
+      }
+      return json(res, 404, { error: { message: "Unknown path", code: 100 } });
+    } catch (error) {
+      json(res, 500, { error: { message: String(error), code: 1 } });
+    }
+  });
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  // Inside a test runner the stand-in must not keep the process alive after the tests.
+  if (!options.keepAlive) server.unref();
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  origin = `http://127.0.0.1:${port}`;
+  return {
+    graphUrl: `${origin}/${version}`,
+    origin,
+    sent,
+    addMedia: (id, mime, bytes) => media.set(id, { mime, bytes }),
+    deliver,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
