@@ -1,0 +1,58 @@
+/**
+ * Sidebar entries of the default layout. Each entry's permission is read from ROUTE_PERMISSIONS,
+ * so the navigation shows exactly what the has-permission guard lets through.
+ */
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import type { LucideIcon } from "lucide-react";
+import {
+  Cable,
+  Contact,
+  Columns3,
+  Hash,
+  LayoutDashboard,
+  Megaphone,
+  MessageCircle,
+  MessagesSquare,
+  Repeat,
+  Settings,
+  Tags,
+  Workflow,
+  Webhook,
+  Zap,
+  Building2,
+} from "lucide-react";
+import { permissionFor } from "./route-permissions";
+
+/** One sidebar link. `permission` undefined: shown to every signed-in user. */
+export type NavItem = { to: string; label: MessageDescriptor; icon: LucideIcon; permission?: string; end?: boolean };
+
+function item(to: string, label: MessageDescriptor, icon: LucideIcon, end = false): NavItem {
+  return { to, label, icon, permission: permissionFor(to), end };
+}
+
+/** The main navigation, in display order. */
+export const NAV_ITEMS: NavItem[] = [
+  item("/", msg`Dashboard`, LayoutDashboard, true),
+  item("/chats", msg`Chats`, MessageCircle),
+  item("/internal-chats", msg`Internal chat`, MessagesSquare),
+  item("/contacts", msg`Contacts`, Contact),
+  item("/crm", msg`CRM`, Columns3),
+  item("/broadcasts", msg`Broadcasts`, Megaphone),
+  item("/shipping-cycle", msg`Shipping cycles`, Repeat),
+  item("/folders", msg`Flows`, Workflow),
+  item("/keywords", msg`Keywords`, Hash),
+  item("/quick-messages", msg`Quick messages`, Zap),
+  item("/registers", msg`Registers`, Tags),
+  item("/webhook", msg`Webhooks`, Webhook),
+  item("/connections", msg`Connections`, Cable),
+  item("/settings", msg`Settings`, Settings),
+];
+
+/** Shown only when franchise mode is on (spec §1). */
+export const FRANCHISE_NAV_ITEM: NavItem = item("/franchise", msg`Franchise`, Building2);
+
+/** The entries a user with `permissions` may open. */
+export function visibleNavItems(items: readonly NavItem[], permissions: ReadonlySet<string>): NavItem[] {
+  return items.filter((entry) => !entry.permission || permissions.has(entry.permission));
+}

@@ -1,0 +1,7 @@
+import type { ComponentProps } from "react";
+import { cn } from "@/lib/utils";
+
+/** A pulsing placeholder while data loads. */
+export function Skeleton({ className, ...props }: ComponentProps<"div">) {
+  return <div data-slot="skeleton" aria-hidden className={cn("animate-pulse rounded-md bg-muted", className)} {...props} />;
+}

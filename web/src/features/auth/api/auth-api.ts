@@ -1,0 +1,28 @@
+/**
+ * Account calls made before sign-in (spec §7): POST /api/login, /api/register,
+ * /api/forgot-password, /api/reset-password. Bodies are the outputs of schema/validation/auth.ts.
+ */
+import { z } from "zod";
+import { api } from "@/lib/session";
+import { okAnswer, tokenAnswer } from "@/lib/answers";
+import type { forgotPasswordInput, loginInput, registerInput, resetPasswordInput, TokenAnswer } from "../../../../../schema/validation/auth";
+
+/** POST /api/login → {token}. */
+export function login(body: z.output<typeof loginInput>): Promise<TokenAnswer> {
+  return api.call("POST", "/login", tokenAnswer, { body });
+}
+
+/** POST /api/register → 201 {token}. */
+export function register(body: z.output<typeof registerInput>): Promise<TokenAnswer> {
+  return api.call("POST", "/register", tokenAnswer, { body });
+}
+
+/** POST /api/forgot-password → {ok: true}. */
+export async function forgotPassword(body: z.output<typeof forgotPasswordInput>): Promise<void> {
+  await api.call("POST", "/forgot-password", okAnswer, { body });
+}
+
+/** POST /api/reset-password → {token}. */
+export function resetPassword(body: z.output<typeof resetPasswordInput>): Promise<TokenAnswer> {
+  return api.call("POST", "/reset-password", tokenAnswer, { body });
+}

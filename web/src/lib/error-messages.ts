@@ -1,0 +1,84 @@
+/**
+ * Server error codes → the spec §8 messages, in the user's language. The worker's envelope carries
+ * a stable `code` (worker/lib/errors.ts) and, for validation, `fields` of field → code
+ * (schema/validation/*.ts). Form-level messages depend on the screen: login, register and reset
+ * have their own wording (spec §8).
+ */
+import type { MessageDescriptor } from "@lingui/core";
+import { msg, plural } from "@lingui/core/macro";
+import { isApiError } from "./api";
+
+/** Which screen the error happened on (chooses the spec's screen-specific wording). */
+export type ErrorContext = "default" | "login" | "register" | "reset";
+
+const CODE_MESSAGES: Record<string, MessageDescriptor> = {
+  invalid_credentials: msg`Unable to log in. Check your credentials and try again.`,
+  email_in_use: msg`The email is already in use.`,
+  name_in_use: msg`This name is already in use.`,
+  payment_required: msg`Payment not made. Access temporarily suspended.`,
+  no_company: msg`You are not part of any company!`,
+  forbidden: msg`You do not have permission to access this page!`,
+  validation_failed: msg`An error occurred. Check the data and try again.`,
+};
+
+const DEFAULT_MESSAGE = msg`An error occurred. Try again.`;
+
+/** The rate-limit message, with the wait in seconds when the server said how long. */
+function rateLimited(seconds: number | null): MessageDescriptor {
+  if (seconds === null) return msg`Too many attempts. Try again later.`;
+  return msg`${plural(seconds, {
+    one: "Too many attempts. Try again in # second.",
+    other: "Too many attempts. Try again in # seconds.",
+  })}`;
+}
+
+/** The message for a failed call (or any thrown value) on the given screen. */
+export function errorMessage(error: unknown, context: ErrorContext = "default"): MessageDescriptor {
+  if (!isApiError(error)) return DEFAULT_MESSAGE;
+  if (error.code === "rate_limited") return rateLimited(error.retryAfter);
+  switch (context) {
+    case "login":
+      if (error.code === "invalid_credentials" || error.status === 401) return CODE_MESSAGES.invalid_credentials ?? DEFAULT_MESSAGE;
+      break;
+    case "register":
+      if (error.code === "email_in_use" || error.code === "validation_failed") break;
+      return msg`Unable to complete registration. Check the information and try again.`;
+    case "reset":
+      if (error.code === "validation_failed" && !("token" in error.fields)) break;
+      return msg`Unable to recover password. Check and try again.`;
+    default:
+      break;
+  }
+  return CODE_MESSAGES[error.code] ?? DEFAULT_MESSAGE;
+}
+
+const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
+  required: msg`This field is required.`,
+  invalid_email: msg`Enter a valid email address.`,
+  password_too_short: msg`The password must be at least 8 characters long.`,
+  name_too_short: msg`The name must be at least 2 characters long.`,
+  invalid_name: msg`Enter a valid name.`,
+  invalid_phone: msg`Enter a valid phone number with area code.`,
+  too_long: msg`This value is too long.`,
+  invalid_id: msg`Invalid identifier.`,
+  invalid_timezone: msg`Choose a valid time zone.`,
+  roles_required: msg`Choose at least one role.`,
+  invalid_code: msg`Invalid code. Check the 6 digits and try again.`,
+  invalid_permission: msg`Invalid permission.`,
+  invalid_token: msg`This link is invalid or has expired.`,
+  name_or_image_required: msg`Provide a name or an image.`,
+  invalid_image: msg`The image is not valid.`,
+  image_too_large: msg`The image is too large.`,
+  email_in_use: msg`The email is already in use.`,
+  name_in_use: msg`This name is already in use.`,
+  already_member: msg`This person is already a member.`,
+  passwords_mismatch: msg`The passwords do not match.`,
+};
+
+/** The message under a field for a field code (client zod issue or server `fields` entry). */
+export function fieldErrorMessage(code: string | undefined): MessageDescriptor {
+  return (code && FIELD_MESSAGES[code]) || msg`Invalid value.`;
+}
+
+/** The field codes this module knows (the spec's list plus worker extras); used by tests. */
+export const KNOWN_FIELD_CODES = Object.keys(FIELD_MESSAGES);
