@@ -210,11 +210,25 @@ describe("GET /api/files/images/...", () => {
     await expectError(await call("GET", `/api/files/${key}`), 404, "not_found");
     await expectError(await call("GET", `/api/files/images/../${key}`), 404, "not_found");
   });
+
+  it("an object under images/ that is not an uploaded image's key answers 404", async () => {
+    const key = `images/avatars/${newId()}.html`;
+    await env.FILES.put(key, "<script>alert(1)</script>", { httpMetadata: { contentType: "text/html" } });
+    await expectError(await call("GET", `/api/files/${key}`), 404, "not_found");
+  });
 });
 
 describe("GET /api/me/permissions", () => {
   it("the owner holds every company permission", async () => {
     const owner = await register();
+    const permissions = await expectStatus<string[]>(await call("GET", "/api/me/permissions", { token: owner.token }), 200);
+    expect([...permissions].sort()).toEqual([...COMPANY_PERMISSIONS].sort());
+  });
+
+  it("the owner holds every permission even when the stored Owner role lags behind the list", async () => {
+    const owner = await register();
+    const companyId = await activeCompanyId(owner.token);
+    await env.DB.prepare("UPDATE roles SET permissions = '[\"tickets\"]' WHERE company_id = ? AND is_owner = 1").bind(companyId).run();
     const permissions = await expectStatus<string[]>(await call("GET", "/api/me/permissions", { token: owner.token }), 200);
     expect([...permissions].sort()).toEqual([...COMPANY_PERMISSIONS].sort());
   });

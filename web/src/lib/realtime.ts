@@ -6,7 +6,7 @@
  * (the client was too far behind) tells listeners to refetch their lists.
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
-import type { HubEvent } from "../../schema/realtime";
+import type { HubEvent } from "../../../schema/realtime";
 import { api } from "./session";
 
 export type HubStatus = "connecting" | "open" | "closed";
