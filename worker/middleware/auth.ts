@@ -13,12 +13,18 @@ import { companies, memberRoles, members, roles, users } from "../../schema";
 import { COMPANY_PERMISSIONS, type CompanyPermission } from "../../schema/permissions";
 import { AppError, forbidden, unauthorized } from "../lib/errors";
 import { verifySession } from "../lib/jwt";
+import { sha256Hex } from "../lib/crypto";
 import { subscriptionValid } from "../lib/subscription";
 import type { HonoEnv } from "./context";
 
 export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
   const header = c.req.header("Authorization") ?? "";
   const match = /^Bearer\s+(.+)$/i.exec(header);
+  const apiKey = c.req.header("X-Api-Key") ?? (match?.[1]?.startsWith(API_KEY_PREFIX) ? match[1] : undefined);
+  if (apiKey) {
+    c.set("user", await userOfApiKey(c.var.db, apiKey.trim()));
+    return next();
+  }
   // Browsers cannot set headers on a WebSocket: only /api/ws accepts the token in the query.
   const token = match?.[1] ?? (c.req.path.startsWith("/api/ws/") ? c.req.query("access_token") : undefined);
   if (!token) throw unauthorized();
@@ -29,6 +35,24 @@ export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
   c.set("user", user);
   await next();
 });
+
+/** Prefix of company API keys (`cv_` + 32 random bytes, base64url). */
+export const API_KEY_PREFIX = "cv_";
+
+/**
+ * The public API (DESIGN.md "API conventions") accepts a company API key (`X-Api-Key` or
+ * `Authorization: Bearer cv_…`): the call acts as the company's owner, inside that company only.
+ * 401 for an unknown key.
+ */
+async function userOfApiKey(db: HonoEnv["Variables"]["db"], key: string) {
+  const company = key.startsWith(API_KEY_PREFIX)
+    ? await db.query.companies.findFirst({ where: eq(companies.apiKeyHash, await sha256Hex(key)) })
+    : undefined;
+  if (!company) throw unauthorized("Invalid API key.");
+  const owner = await db.query.users.findFirst({ where: eq(users.id, company.ownerId) });
+  if (!owner) throw unauthorized("Invalid API key.");
+  return { ...owner, activeCompanyId: company.id };
+}
 
 export const requireCompany = createMiddleware<HonoEnv>(async (c, next) => {
   const user = c.var.user;
