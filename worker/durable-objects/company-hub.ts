@@ -10,7 +10,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { HubEvent, HubEventBody } from "../../schema/realtime";
 import type { AppEnv } from "../env";
-import { answerClose } from "../lib/sockets";
+import { answerClose, parseFrame } from "../lib/sockets";
 
 /** What one socket's member may see (spec §6 tickets, tickets_groups, see_all_tickets). */
 export type HubViewer = { userId: string; memberId: string; seeAll: boolean; groups: boolean; tickets: boolean };
@@ -99,14 +99,8 @@ export class CompanyHub extends DurableObject<AppEnv> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    if (typeof message !== "string") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(message);
-    } catch {
-      return;
-    }
-    if (typeof parsed === "object" && parsed !== null && "type" in parsed && parsed.type === "resume" && "after" in parsed) {
+    const parsed = parseFrame(message);
+    if (parsed?.type === "resume" && "after" in parsed) {
       const after = Number(parsed.after);
       const viewer: unknown = ws.deserializeAttachment();
       if (Number.isFinite(after) && isViewer(viewer)) this.replay(ws, viewer, after);

@@ -6,7 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { AppEnv } from "../env";
-import { answerClose } from "../lib/sockets";
+import { answerClose, sendAll } from "../lib/sockets";
 import type { OutboundMessage, SendResult } from "../channels/types";
 import { newId } from "../lib/ids";
 
@@ -130,13 +130,6 @@ export class SandboxDevice extends DurableObject<AppEnv> {
   }
 
   private broadcast(event: DeviceEvent): void {
-    const text = JSON.stringify(event);
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.send(text);
-      } catch {
-        // closed underneath us
-      }
-    }
+    sendAll(this.ctx.getWebSockets(), JSON.stringify(event));
   }
 }

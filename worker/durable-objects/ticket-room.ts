@@ -11,7 +11,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { connections, contactIdentities, messages, tickets, type ConnectionRow, type MessageRow } from "../../schema";
 import type { MessageAnswer, RoomEvent } from "../../schema/realtime";
 import type { AppEnv } from "../env";
-import { answerClose } from "../lib/sockets";
+import { answerClose, parseFrame, sendAll } from "../lib/sockets";
 import { adapterFor } from "../channels";
 import type { OutboundMessage } from "../channels/types";
 import { getDb } from "../lib/db";
@@ -183,14 +183,8 @@ export class TicketRoom extends DurableObject<AppEnv> {
 
   /** A member's typing state: shown to the other viewers and to the customer. */
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    if (typeof message !== "string") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(message);
-    } catch {
-      return;
-    }
-    if (typeof parsed !== "object" || parsed === null || !("type" in parsed) || parsed.type !== "typing" || !("state" in parsed)) return;
+    const parsed = parseFrame(message);
+    if (parsed?.type !== "typing") return;
     const state = parsed.state === "typing" || parsed.state === "recording" ? parsed.state : "paused";
     const viewer: unknown = ws.deserializeAttachment();
     if (!isRoomViewer(viewer)) return;
@@ -236,15 +230,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
   }
 
   private broadcast(event: RoomEvent, except?: WebSocket): void {
-    const text = JSON.stringify(event);
-    for (const ws of this.ctx.getWebSockets()) {
-      if (ws === except) continue;
-      try {
-        ws.send(text);
-      } catch {
-        // closed underneath us
-      }
-    }
+    sendAll(this.ctx.getWebSockets(), JSON.stringify(event), except);
   }
 
   private async findExisting(input: AppendInput): Promise<MessageRow | undefined> {

@@ -71,8 +71,9 @@ export const me = new Hono<HonoEnv>()
     return c.json(await presentInvites(c.var.db, rows));
   })
   /**
-   * GET /api/me/announcements?code= → {results}: announcements for `code` (or for everywhere)
-   * that the user has not marked seen, newest first, at most 20.
+   * GET /api/me/announcements?code= → {results}: announcements for `code` and those for everywhere
+   * (without `code`: only those for everywhere) that the user has not marked seen, newest first, at
+   * most 20.
    */
   .get("/announcements", zv("query", announcementsQuery), async (c) => {
     const { code } = c.req.valid("query");
@@ -83,7 +84,7 @@ export const me = new Hono<HonoEnv>()
       .from(announcements)
       .where(
         and(
-          code ? or(eq(announcements.code, code), isNull(announcements.code)) : undefined,
+          code ? or(eq(announcements.code, code), isNull(announcements.code)) : isNull(announcements.code),
           notExists(
             db
               .select({ one: announcementSeen.userId })
