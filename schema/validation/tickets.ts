@@ -6,8 +6,16 @@ import { idSchema } from "./common";
 export const ticketListQuery = z.object({
   status: z.enum(["all", "open", "pending", "closed"], { error: "invalid_status" }).default("all"),
   type: z.enum(["all", "chats", "unread", "groups", "mine"], { error: "invalid_type" }).default("all"),
-  /** Name or phone; capped so the LIKE pattern stays under D1's 50-byte limit. */
-  search: z.string().trim().max(40, { error: "too_long" }).optional(),
+  /**
+   * Name or phone; capped so the LIKE pattern (`%…%`, with `%`, `_` and backslash escaped) stays within
+   * D1's 50-byte limit: counted in UTF-8 bytes after escaping, not in characters.
+   */
+  search: z
+    .string()
+    .trim()
+    .max(40, { error: "too_long" })
+    .refine((v) => new TextEncoder().encode(v.replace(/[%_\\]/g, "\\$&")).length <= 48, { error: "too_long" })
+    .optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1, { error: "invalid_limit" }).max(100, { error: "invalid_limit" }).default(30),
 });

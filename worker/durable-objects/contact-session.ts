@@ -26,10 +26,23 @@ export type IngestResult = { status: "stored" | "duplicate" | "ignored"; message
 
 export class ContactSession extends DurableObject<AppEnv> {
   /**
-   * Handles one inbound event for this contact on `connectionId`. Idempotent: the same provider
-   * message id stores nothing the second time.
+   * The tail of the events being handled. Input gates only hold other calls back during storage
+   * operations, not while D1 answers, so without this chain concurrent webhooks of one contact
+   * interleave (two "new" tickets, two greetings).
+   */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Handles one inbound event for this contact on `connectionId`, after every event handed in
+   * before it. Idempotent: the same provider message id stores nothing the second time.
    */
   async ingest(connectionId: string, event: InboundMessage | InboundRevoke | InboundPresence): Promise<IngestResult> {
+    const run = this.queue.then(() => this.handle(connectionId, event));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async handle(connectionId: string, event: InboundMessage | InboundRevoke | InboundPresence): Promise<IngestResult> {
     const db = getDb(this.env.DB);
     const connection = await db.query.connections.findFirst({ where: eq(connections.id, connectionId) });
     if (!connection) return { status: "ignored" };

@@ -35,6 +35,8 @@ function isRoomViewer(value: unknown): value is RoomViewer {
 export class TicketRoom extends DurableObject<AppEnv> {
   /** Outbound sends of this ticket, chained so they reach the provider in order. */
   private outbox: Promise<unknown> = Promise.resolve();
+  /** Appends of this ticket, one at a time. */
+  private appends: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -69,6 +71,14 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * key) stores nothing and answers the existing message with `duplicate: true`.
    */
   async append(input: AppendInput): Promise<AppendResult> {
+    // Input gates hold other calls back only during this object's own storage operations, not
+    // while D1 answers: appends are chained so each gets its seq and row before the next starts.
+    const run = this.appends.then(() => this.appendNow(input));
+    this.appends = run.catch(() => undefined);
+    return run;
+  }
+
+  private async appendNow(input: AppendInput): Promise<AppendResult> {
     const db = getDb(this.env.DB);
     const existing = await this.findExisting(input);
     if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true };

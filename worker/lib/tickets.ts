@@ -16,7 +16,11 @@ export function previewOf(message: Pick<MessageRow, "type" | "body">): string {
   return `[${message.type}]`;
 }
 
-/** Loads tickets of `companyId` by id with contact, connection and assignee; answers in input order. */
+/**
+ * Loads tickets of `companyId` by id with contact, connection and assignee; answers in input order.
+ * A ticket whose connection was deleted keeps its history: its connection shows with an empty name
+ * and channel.
+ */
 export async function loadTicketAnswers(db: Db, companyId: string, ids: string[]): Promise<TicketAnswer[]> {
   if (!ids.length) return [];
   const rows = await db
@@ -28,14 +32,14 @@ export async function loadTicketAnswers(db: Db, companyId: string, ids: string[]
     })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .innerJoin(connections, eq(connections.id, tickets.connectionId))
+    .leftJoin(connections, eq(connections.id, tickets.connectionId))
     .leftJoin(members, eq(members.id, tickets.assignedMemberId))
     .leftJoin(users, eq(users.id, members.userId))
     .where(and(eq(tickets.companyId, companyId), inArray(tickets.id, ids)));
   const byId = new Map(rows.map((r) => [r.ticket.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
-    return r ? [presentTicket(r.ticket, r.contact, r.connection, r.assigneeName)] : [];
+    return r ? [presentTicket(r.ticket, r.contact, r.connection ?? { id: r.ticket.connectionId, name: "", channel: "" }, r.assigneeName)] : [];
   });
 }
 

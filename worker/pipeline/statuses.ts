@@ -10,6 +10,9 @@ import type { InboundStatus } from "../channels/types";
 import type { Db } from "../lib/db";
 import { STATUS_RANK } from "../lib/tickets";
 
+/** How long a status report waits for its message id (ms). */
+export const ORPHAN_TTL_MS = 7 * 24 * 3600 * 1000;
+
 const rankSql = sql`CASE ${messages.status} WHEN 'pending' THEN 0 WHEN 'received' THEN 0 WHEN 'sent' THEN 1 WHEN 'failed' THEN 1.5 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 9 END`;
 
 /**
@@ -47,6 +50,10 @@ export async function applyStatus(
       columns: { id: true },
     });
     if (!known) {
+      // Reports for ids we never learn (sent by another tool on the same number) expire after 7 days.
+      await db
+        .delete(orphanStatuses)
+        .where(and(eq(orphanStatuses.connectionId, connection.id), sql`${orphanStatuses.createdAt} < ${Date.now() - ORPHAN_TTL_MS}`));
       await db.insert(orphanStatuses).values({
         connectionId: connection.id,
         externalId: status.externalId,

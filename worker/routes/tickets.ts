@@ -48,13 +48,20 @@ function encodeCursor(parts: (string | number)[]): string {
   return btoa(parts.join("|")).replace(/=+$/, "");
 }
 
-function decodeCursor(cursor: string | undefined, field = "cursor"): string[] | null {
+/** Decodes a keyset cursor `number|text`; 400 `invalid_cursor` (field `cursor`) when malformed. */
+function decodeCursor(cursor: string | undefined): [number, string] | null {
   if (!cursor) return null;
+  let parts: string[];
   try {
-    return atob(cursor).split("|");
+    parts = atob(cursor).split("|");
   } catch {
-    throw new AppError("validation_failed", "Invalid cursor.", { [field]: "invalid_cursor" });
+    parts = [];
   }
+  const first = Number(parts[0]);
+  if (parts.length !== 2 || !Number.isFinite(first) || !parts[1]) {
+    throw new AppError("validation_failed", "Invalid cursor.", { cursor: "invalid_cursor" });
+  }
+  return [first, parts[1]];
 }
 
 /** Multipart body of POST /api/tickets/{id}/messages with a file. */
@@ -99,7 +106,7 @@ export const ticketsRoutes = new Hono<HonoEnv>()
     const where = and(...filters);
     const cursor = decodeCursor(q.cursor);
     const page = cursor
-      ? and(where, sql`(${tickets.lastMessageAt}, ${tickets.id}) < (${Number(cursor[0])}, ${cursor[1] ?? ""})`)
+      ? and(where, sql`(${tickets.lastMessageAt}, ${tickets.id}) < (${cursor[0]}, ${cursor[1]})`)
       : where;
     const rows = await db
       .select({ id: tickets.id, lastMessageAt: tickets.lastMessageAt })
@@ -132,6 +139,7 @@ export const ticketsRoutes = new Hono<HonoEnv>()
     const db = c.var.db;
     const ticket = await findTicket(db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
     const before = decodeCursor(cursor);
+    if (before && !Number.isInteger(Number(before[1]))) throw new AppError("validation_failed", "Invalid cursor.", { cursor: "invalid_cursor" });
     const rows = await db
       .select()
       .from(messages)
@@ -139,7 +147,7 @@ export const ticketsRoutes = new Hono<HonoEnv>()
         and(
           eq(messages.ticketId, ticket.id),
           eq(messages.companyId, c.var.company.id),
-          before ? sql`(${messages.sentAt}, ${messages.seq}) < (${Number(before[0])}, ${Number(before[1])})` : undefined,
+          before ? sql`(${messages.sentAt}, ${messages.seq}) < (${before[0]}, ${Number(before[1])})` : undefined,
         ),
       )
       .orderBy(desc(messages.sentAt), desc(messages.seq))
@@ -204,7 +212,7 @@ export const ticketsRoutes = new Hono<HonoEnv>()
       target,
       content,
       { memberId: c.var.memberId, name: c.var.user.name, showName: company.showAttendantName },
-      idempotencyKey ? `${c.var.memberId}:${idempotencyKey}` : null,
+      idempotencyKey ? `${c.var.memberId}:${ticket.id}:${idempotencyKey}` : null,
     );
     return c.json(result.message, result.duplicate ? 200 : 201);
   })
