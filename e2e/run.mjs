@@ -6,6 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
 import { ensureDevVars, must, run, startWrangler, waitFor, wranglerEnv } from "../scripts/lib.mjs";
+import { startMetaStandIn } from "../standins/meta-graph.ts";
+
+/** The app secret the e2e worker checks webhook signatures with (the stand-in signs with it). */
+const E2E_APP_SECRET = "e2e-app-secret";
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -20,6 +24,8 @@ function freePort() {
 
 ensureDevVars();
 const state = mkdtempSync(join(tmpdir(), "conversa-e2e-"));
+// Meta's Graph API is out of reach: the real Cloud API adapter talks to the loopback stand-in.
+const meta = await startMetaStandIn({ keepAlive: true });
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 let server;
@@ -27,13 +33,19 @@ let code = 1;
 try {
   await must("vite", ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"]);
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
-  server = startWrangler(port, ["--persist-to", state, "--log-level", "warn"]);
+  server = startWrangler(port, [
+    "--persist-to", state, "--log-level", "warn",
+    "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
+    "--var", `WHATSAPP_APP_SECRET:${E2E_APP_SECRET}`,
+    "--var", `PUBLIC_URL:${base}`,
+  ]);
   await waitFor(`${base}/api/health`);
   code = await run("vitest", ["run", "--config", "e2e/vitest.config.mts", ...process.argv.slice(2)], {
-    env: { E2E_BASE_URL: base },
+    env: { E2E_BASE_URL: base, E2E_META_ORIGIN: meta.origin, E2E_APP_SECRET },
   });
 } finally {
   server?.kill("SIGTERM");
+  await meta.close();
   rmSync(state, { recursive: true, force: true });
 }
 process.exit(code);
