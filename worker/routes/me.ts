@@ -15,6 +15,7 @@ import { AppError, notFound } from "../lib/errors";
 import { storeImage } from "../lib/images";
 import { presentInvites } from "../lib/invites";
 import { presentMe } from "../lib/present";
+import { hubOf } from "../lib/realtime";
 import { zv } from "../lib/validate";
 
 /** Multipart body of PUT /api/me. Empty strings count as absent. */
@@ -150,5 +151,10 @@ export const userRoutes = new Hono<HonoEnv>()
     const user = c.var.user;
     const status = parsed.data.status ?? (user.status === "online" ? "offline" : "online");
     const [updated] = await c.var.db.update(users).set({ status, updatedAt: now() }).where(eq(users.id, user.id)).returning();
+    // Every company of the user sees the change live (transfer pickers, member lists).
+    const memberships = await c.var.db.select({ companyId: members.companyId }).from(members).where(eq(members.userId, user.id));
+    c.executionCtx.waitUntil(
+      Promise.all(memberships.map((m) => hubOf(c.env, m.companyId).publish({ type: "presence", userId: user.id, status }))).catch(() => undefined),
+    );
     return c.json(presentMe(updated ?? user));
   });
