@@ -20,6 +20,9 @@ import { OperatingHoursSettingsPage } from "@/features/settings/components/opera
 import { RolesSettingsPage } from "@/features/settings/components/roles-page";
 import { MembersSettingsPage } from "@/features/settings/components/members-page";
 import { DataCleanupSettingsPage } from "@/features/settings/components/data-cleanup-page";
+import { ConnectionsPage } from "@/features/connections/components/connections-page";
+import { SandboxPhonePage } from "@/features/sandbox-phone/components/sandbox-phone-page";
+import { ChatsPage } from "@/features/chats/components/chats-page";
 import { guardLoader } from "./guard-loader";
 import { ROUTES, type LayoutName, type ScreenKey } from "./route-table";
 import { DefaultLayout } from "./layouts/default-layout";
@@ -34,13 +37,13 @@ import { RootErrorPage } from "./routes/root-error";
 
 const SCREENS: Record<ScreenKey, ReactElement> = {
   dashboard: <DashboardPage />,
-  chats: beingBuilt("chats"),
+  chats: <ChatsPage />,
   contacts: beingBuilt("contacts"),
   crm: beingBuilt("crm"),
   internalChats: beingBuilt("internalChats"),
   keywords: beingBuilt("keywords"),
   quickMessages: beingBuilt("quickMessages"),
-  connections: beingBuilt("connections"),
+  connections: <ConnectionsPage />,
   flowBuilder: beingBuilt("flowBuilder"),
   shareFlow: beingBuilt("shareFlow"),
   folders: beingBuilt("folders"),
@@ -102,6 +105,9 @@ export function buildRoutes(): RouteObject[] {
     if (layout === "none") children.push(...routes);
     else children.push({ element: LAYOUTS[layout], children: routes });
   }
+  // The sandbox simulator of DESIGN.md "Channels": a phone page outside the spec's table (no
+  // login, no guards, no app layout); it authenticates with its own device token.
+  children.push({ path: "/sandbox/phone", element: <SandboxPhonePage /> });
   children.push({ path: "*", element: <NotFoundPage /> });
   return [
     {

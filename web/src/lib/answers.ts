@@ -9,8 +9,14 @@ import type {
   CompanyAnswer,
   InviteAnswer,
   MeAnswer,
+  MemberAnswer,
+  RoleAnswer,
   RuntimeSettings,
 } from "../../../schema/api-types";
+import { COMPANY_PERMISSIONS } from "../../../schema/permissions";
+import type { MessageAnswer, RoomEvent, TicketAnswer } from "../../../schema/realtime";
+import type { MessageStatus, MessageType, TicketStatus } from "../../../schema/tickets";
+import type { Json } from "../../../schema/columns";
 import type { TokenAnswer } from "../../../schema/validation/auth";
 
 /** POST /api/login, /api/register, /api/reset-password → {token}. */
@@ -69,6 +75,30 @@ export const inviteAnswer: z.ZodType<InviteAnswer> = z.object({
   createdAt: z.number(),
 });
 
+/** GET /api/companies/members (one entry), PUT /api/companies/members/{id} → MemberAnswer. */
+export const memberAnswer: z.ZodType<MemberAnswer> = z.object({
+  id: z.string(),
+  userId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  image: z.string().nullable(),
+  status: z.enum(["online", "offline"]),
+  isOwner: z.boolean(),
+  roles: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+
+/** GET /api/companies/roles (one entry), POST / PUT /api/companies/roles → RoleAnswer. */
+export const roleAnswer: z.ZodType<RoleAnswer> = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  permissions: z.array(z.enum(COMPANY_PERMISSIONS)),
+  isOwner: z.boolean(),
+});
+
+/** POST /api/companies/active/api-key → the new key (shown once) and its masked hint. */
+export const apiKeyAnswer = z.object({ apiKey: z.string().min(1), apiKeyHint: z.string() });
+
 /** GET /api/me/announcements?code= → {results}. */
 export const announcementList: z.ZodType<{ results: AnnouncementAnswer[] }> = z.object({
   results: z.array(
@@ -91,3 +121,116 @@ export const franchiseInfo: z.ZodType<FranchiseInfo> = z.object({
   logo: z.string().nullable().catch(null),
   favicon: z.string().nullable().catch(null),
 });
+
+// ---- Chat centre (schema/realtime.ts) -------------------------------------------------------
+
+const MESSAGE_TYPE_NAMES: Record<MessageType, true> = {
+  text: true,
+  image: true,
+  audio: true,
+  video: true,
+  document: true,
+  sticker: true,
+  ptv: true,
+  contact: true,
+  location: true,
+  buttons: true,
+  list: true,
+  button_reply: true,
+  list_reply: true,
+  reaction: true,
+  unsupported: true,
+};
+const MESSAGE_STATUS_NAMES: Record<MessageStatus, true> = { pending: true, sent: true, delivered: true, read: true, failed: true, received: true };
+const TICKET_STATUS_NAMES: Record<TicketStatus, true> = { pending: true, open: true, closed: true };
+
+/** A message type; a type this web does not know yet degrades to `unsupported` ('Waiting for this message.'). */
+const messageType: z.ZodType<MessageType> = z
+  .custom<MessageType>((value) => typeof value === "string" && Object.hasOwn(MESSAGE_TYPE_NAMES, value))
+  .catch("unsupported");
+const messageStatus: z.ZodType<MessageStatus> = z.custom<MessageStatus>(
+  (value) => typeof value === "string" && Object.hasOwn(MESSAGE_STATUS_NAMES, value),
+);
+const ticketStatus: z.ZodType<TicketStatus> = z.custom<TicketStatus>(
+  (value) => typeof value === "string" && Object.hasOwn(TICKET_STATUS_NAMES, value),
+);
+
+const jsonPrimitive = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const jsonLeaf = z.union([jsonPrimitive, z.array(jsonPrimitive)]);
+const jsonShallow = z.union([jsonLeaf, z.record(z.string(), jsonLeaf)]);
+/** schema/columns.ts `Json` (two levels deep). */
+const json: z.ZodType<Json> = z.union([jsonShallow, z.array(jsonShallow), z.record(z.string(), z.union([jsonShallow, z.array(jsonShallow)]))]);
+
+/** One message (REST and sockets). A payload deeper than `Json` degrades to null instead of failing the page. */
+export const messageAnswer: z.ZodType<MessageAnswer> = z.object({
+  id: z.string(),
+  ticketId: z.string(),
+  contactId: z.string(),
+  direction: z.enum(["in", "out"]),
+  type: messageType,
+  body: z.string(),
+  payload: z.record(z.string(), json).nullable().catch(null),
+  media: z.object({ url: z.string(), mime: z.string(), name: z.string().nullable(), size: z.number().nullable() }).nullable(),
+  quoted: z.object({ id: z.string(), body: z.string(), type: messageType, direction: z.enum(["in", "out"]) }).nullable(),
+  status: messageStatus,
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  sentAt: z.number(),
+  seq: z.number(),
+  sender: z.object({ memberId: z.string().nullable(), name: z.string().nullable() }).nullable(),
+  deleted: z.boolean(),
+  createdAt: z.number(),
+});
+
+/** One ticket (REST and the hub's `ticket.updated`). */
+export const ticketAnswer: z.ZodType<TicketAnswer> = z.object({
+  id: z.string(),
+  status: ticketStatus,
+  contact: z.object({ id: z.string(), name: z.string(), phone: z.string().nullable(), email: z.string().nullable(), image: z.string().nullable() }),
+  connection: z.object({ id: z.string(), name: z.string(), channel: z.string() }),
+  assignedMemberId: z.string().nullable(),
+  assignedMemberName: z.string().nullable(),
+  servedByMemberId: z.string().nullable(),
+  isGroup: z.boolean(),
+  unreadCount: z.number(),
+  lastMessageAt: z.number(),
+  lastMessagePreview: z.string(),
+  createdAt: z.number(),
+  closedAt: z.number().nullable(),
+});
+
+/** GET /api/tickets → one page of the chat list, newest activity first. */
+export type TicketPage = { results: TicketAnswer[]; cursor: string | null; total: number };
+/** GET /api/tickets → TicketPage. */
+export const ticketPage: z.ZodType<TicketPage> = z.object({ results: z.array(ticketAnswer), cursor: z.string().nullable(), total: z.number() });
+
+/** GET /api/tickets/{id}/messages → one page, oldest first; `cursor` leads to older messages. */
+export type MessagePage = { results: MessageAnswer[]; cursor: string | null };
+/** GET /api/tickets/{id}/messages → MessagePage. */
+export const messagePage: z.ZodType<MessagePage> = z.object({ results: z.array(messageAnswer), cursor: z.string().nullable() });
+
+/** GET /api/companies/members/active, GET /api/companies/members → MemberAnswer[]. */
+export const memberList: z.ZodType<MemberAnswer[]> = z.array(
+  z.object({
+    id: z.string(),
+    userId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    image: z.string().nullable(),
+    status: z.enum(["online", "offline"]),
+    isOwner: z.boolean(),
+    roles: z.array(z.object({ id: z.string(), name: z.string() })),
+  }),
+);
+
+/** A frame of the ticket room socket (GET /api/ws/tickets/{id}). */
+export const roomEvent: z.ZodType<RoomEvent> = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message.created"), message: messageAnswer }),
+  z.object({ type: z.literal("message.updated"), message: messageAnswer }),
+  z.object({
+    type: z.literal("typing"),
+    who: z.enum(["contact", "member"]),
+    memberId: z.string().optional(),
+    name: z.string().optional(),
+    state: z.enum(["typing", "recording", "paused"]),
+  }),
+]);

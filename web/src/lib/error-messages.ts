@@ -72,7 +72,12 @@ const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
   email_in_use: msg`The email is already in use.`,
   name_in_use: msg`This name is already in use.`,
   already_member: msg`This person is already a member.`,
+  owner_role: msg`The Owner role belongs to the company's owner only.`,
   passwords_mismatch: msg`The passwords do not match.`,
+  invalid_phone_number_id: msg`Enter the phone number ID (digits only).`,
+  invalid_waba_id: msg`Enter the WhatsApp Business Account ID (digits only).`,
+  invalid_access_token: msg`Enter a valid access token.`,
+  phone_number_id_in_use: msg`This phone number ID is already connected.`,
 };
 
 /** The message under a field for a field code (client zod issue or server `fields` entry). */

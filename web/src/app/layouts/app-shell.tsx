@@ -1,7 +1,7 @@
 /**
  * The default layout shell (spec §2 "default" layout): sidebar navigation filtered by permission,
  * company switcher, online toggle, invites, language, theme, user menu with logout, and the
- * company's notices (activation, pending payment, subscription expiry). Used by every layout that
+ * company's notices (activation, pending payment, subscription expiry, connection lost). Used by every layout that
  * lives inside the app (default, broadcasts, registers, settings, franchises).
  */
 import { useState, type ReactNode } from "react";
@@ -20,6 +20,7 @@ import { UserMenu } from "@/features/session/components/user-menu";
 import { CompanySwitcher } from "@/features/companies/components/company-switcher";
 import { ActivationNotice } from "@/features/companies/components/activation-form";
 import { SubscriptionNotices } from "@/features/companies/components/subscription-notices";
+import { ConnectionLostNotice } from "@/features/connections/components/connection-lost-notice";
 import { useActiveCompany } from "@/features/companies/hooks/use-companies";
 import { InvitesMenu } from "@/features/invites/components/invites-menu";
 import { ThemeToggle } from "@/features/preferences/components/theme-toggle";
@@ -97,6 +98,7 @@ function CompanyNotices() {
     <div className="grid gap-2 empty:hidden">
       {!company.data.activated ? <ActivationNotice canActivate={permissions.data?.has("settings_company") === true} /> : null}
       <SubscriptionNotices company={company.data} />
+      <ConnectionLostNotice company={company.data} canOpenConnections={permissions.data?.has("connections") === true} />
     </div>
   );
 }

@@ -1,8 +1,12 @@
 import { useLingui } from "@lingui/react/macro";
-import { SettingsBeingBuilt } from "./settings-being-built";
+import { TeamPanel } from "@/features/members/components/team-panel";
 
-/** /settings/members: team and invites (spec §6; permission settings_members). Its screen is built in a later task; until then the tab shows the "being built" state. */
+/** /settings/members: team and invites (spec §2, §6; permission settings_members). */
 export function MembersSettingsPage() {
   const { t } = useLingui();
-  return <SettingsBeingBuilt title={t`Members`} />;
+  return (
+    <section aria-label={t`Members`} className="max-w-5xl">
+      <TeamPanel />
+    </section>
+  );
 }

@@ -1,8 +1,12 @@
 import { useLingui } from "@lingui/react/macro";
-import { SettingsBeingBuilt } from "./settings-being-built";
+import { RolesPanel } from "@/features/roles/components/roles-panel";
 
-/** /settings/roles: company roles (spec §6; permission settings_company). Its screen is built in a later task; until then the tab shows the "being built" state. */
+/** /settings/roles: company roles (spec §2, §6; permission settings_company). */
 export function RolesSettingsPage() {
   const { t } = useLingui();
-  return <SettingsBeingBuilt title={t`Roles`} />;
+  return (
+    <section aria-label={t`Roles`} className="max-w-5xl">
+      <RolesPanel />
+    </section>
+  );
 }

@@ -1,0 +1,150 @@
+/**
+ * The slide-over form that creates or edits a connection (spec §3 Connection: name, phone, greeting
+ * and farewell messages; channel sandbox or WhatsApp Cloud API with its phone number id, WABA id
+ * and access token). Validated with the worker's own zod schemas; server field errors land under
+ * their fields.
+ */
+import { useEffect, useRef } from "react";
+import { useForm } from "react-hook-form";
+import { useLingui } from "@lingui/react/macro";
+import { X } from "lucide-react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
+import { Spinner } from "@/components/ui/spinner";
+import { cn } from "@/lib/utils";
+import { useServerErrors } from "@/features/auth/hooks/use-server-errors";
+import type { Connection } from "../api/connections-api";
+import { useCreateConnection, useUpdateConnection } from "../hooks/use-connections";
+import { connectionFormResolver, EMPTY_CONNECTION_FORM, formValuesOf, toCreateInput, toUpdateInput, type ConnectionFormValues } from "../lib/connection-form";
+
+const controlClass =
+  "w-full min-w-0 rounded-md border border-input bg-background px-3 py-2 text-sm shadow-xs outline-none placeholder:text-muted-foreground focus-visible:ring-2 focus-visible:ring-ring/60 disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive";
+
+const FORM_FIELDS = ["name", "channel", "phone", "greetingMessage", "farewellMessage", "phoneNumberId", "wabaId", "accessToken"] as const;
+
+/**
+ * The create/edit sheet. `connection` null creates; otherwise edits it. `onCreated` receives a new
+ * connection (the screen offers to pair a sandbox one at once).
+ */
+export function ConnectionFormSheet({
+  open,
+  onOpenChange,
+  connection,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  connection: Connection | null;
+  onCreated?: (connection: Connection) => void;
+}) {
+  const { t } = useLingui();
+  const mode = connection ? "edit" : "create";
+  const form = useForm<ConnectionFormValues>({ resolver: connectionFormResolver(mode), defaultValues: EMPTY_CONNECTION_FORM });
+  const applyErrors = useServerErrors(form, FORM_FIELDS, "default");
+  const create = useCreateConnection();
+  const update = useUpdateConnection();
+  const { errors, isSubmitting } = form.formState;
+  const channel = form.watch("channel");
+
+  // Reset when the sheet opens (or targets another connection), not when a live update refreshes the row.
+  const latest = useRef(connection);
+  latest.current = connection;
+  const connectionId = connection?.id ?? null;
+  useEffect(() => {
+    if (open) form.reset(latest.current ? formValuesOf(latest.current) : EMPTY_CONNECTION_FORM);
+  }, [open, connectionId, form]);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      if (connection) {
+        await update.mutateAsync({ id: connection.id, input: toUpdateInput(values) });
+      } else {
+        const created = await create.mutateAsync(toCreateInput(values));
+        onCreated?.(created);
+      }
+      onOpenChange(false);
+    } catch (error) {
+      applyErrors(error);
+    }
+  });
+
+  const cloud = channel === "whatsapp-cloud";
+  const tokenHint = connection?.accessTokenHint ?? null;
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetContent side="right" className="w-full max-w-md sm:max-w-md">
+        <form onSubmit={onSubmit} className="flex h-full flex-col" noValidate>
+          <div className="flex items-start justify-between gap-2 border-b p-4">
+            <div className="grid gap-1">
+              <SheetTitle className="text-lg font-semibold">{connection ? t`Edit connection` : t`New connection`}</SheetTitle>
+              <SheetDescription className="text-sm text-muted-foreground">
+                {t`Name the connection, choose its channel and the messages sent when a conversation starts and ends.`}
+              </SheetDescription>
+            </div>
+            <SheetClose asChild>
+              <Button variant="ghost" size="icon" aria-label={t`Close`}>
+                <X />
+              </Button>
+            </SheetClose>
+          </div>
+          <div className="grid flex-1 content-start gap-4 overflow-y-auto p-4">
+            {errors.root?.server?.message ? (
+              <Alert variant="destructive">
+                <p>{errors.root.server.message}</p>
+              </Alert>
+            ) : null}
+            <FormField label={t`Name`} error={errors.name?.message}>
+              <Input autoFocus autoComplete="off" {...form.register("name")} />
+            </FormField>
+            <FormField label={t`Channel`} error={errors.channel?.message} hint={connection ? t`The channel of a connection cannot be changed.` : undefined}>
+              <select className={cn(controlClass, "h-9 py-1")} disabled={connection !== null} {...form.register("channel")}>
+                <option value="sandbox">{t`Sandbox phone (simulator)`}</option>
+                <option value="whatsapp-cloud">{t`WhatsApp Cloud API`}</option>
+              </select>
+            </FormField>
+            <FormField label={t`Phone`} error={errors.phone?.message} hint={t`Optional. With area code, e.g. +55 11 91234-5678.`}>
+              <Input type="tel" autoComplete="off" {...form.register("phone")} />
+            </FormField>
+            {cloud ? (
+              <fieldset className="grid gap-4 rounded-lg border p-3">
+                <legend className="px-1 text-sm font-medium">{t`WhatsApp Cloud API`}</legend>
+                <FormField label={t`Phone number ID`} error={errors.phoneNumberId?.message} hint={connection ? t`The phone number ID cannot be changed.` : undefined}>
+                  <Input inputMode="numeric" autoComplete="off" readOnly={connection !== null} {...form.register("phoneNumberId")} />
+                </FormField>
+                <FormField label={t`WhatsApp Business Account ID`} error={errors.wabaId?.message} hint={t`Optional.`}>
+                  <Input inputMode="numeric" autoComplete="off" {...form.register("wabaId")} />
+                </FormField>
+                <FormField
+                  label={t`Access token`}
+                  error={errors.accessToken?.message}
+                  hint={tokenHint ? t`Stored token: ${tokenHint}. Leave blank to keep it.` : undefined}
+                >
+                  <Input type="password" autoComplete="off" {...form.register("accessToken")} />
+                </FormField>
+              </fieldset>
+            ) : null}
+            <FormField label={t`Greeting message`} error={errors.greetingMessage?.message} hint={t`Sent when a new conversation starts.`}>
+              <Textarea rows={3} {...form.register("greetingMessage")} />
+            </FormField>
+            <FormField label={t`Farewell message`} error={errors.farewellMessage?.message} hint={t`Sent when a conversation is closed.`}>
+              <Textarea rows={3} {...form.register("farewellMessage")} />
+            </FormField>
+          </div>
+          <div className="flex justify-end gap-2 border-t p-4">
+            <SheetClose asChild>
+              <Button variant="outline">{t`Cancel`}</Button>
+            </SheetClose>
+            <Button type="submit" disabled={isSubmitting}>
+              {isSubmitting ? <Spinner /> : null}
+              {connection ? t`Save` : t`Create`}
+            </Button>
+          </div>
+        </form>
+      </SheetContent>
+    </Sheet>
+  );
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { EMPTY_CONNECTION_FORM, toCreateInput, toUpdateInput, validateConnectionForm } from "./connection-form";
+
+describe("connection form", () => {
+  it("sends only the sandbox fields for a sandbox connection", () => {
+    const input = toCreateInput({ ...EMPTY_CONNECTION_FORM, name: "Demo", phoneNumberId: "123456" });
+    expect(input).toEqual({ channel: "sandbox", name: "Demo", phone: undefined, greetingMessage: "", farewellMessage: "" });
+  });
+
+  it("validates with the worker's schema: field codes", () => {
+    expect(validateConnectionForm({ ...EMPTY_CONNECTION_FORM, name: "" }, "create").name).toBeTruthy();
+    const cloud = validateConnectionForm({ ...EMPTY_CONNECTION_FORM, name: "Cloud", channel: "whatsapp-cloud", phoneNumberId: "abc", accessToken: "short" }, "create");
+    expect(cloud.phoneNumberId).toBe("invalid_phone_number_id");
+    expect(cloud.accessToken).toBe("invalid_access_token");
+    expect(validateConnectionForm({ ...EMPTY_CONNECTION_FORM, name: "Demo" }, "create")).toEqual({});
+  });
+
+  it("keeps the stored access token when left blank on edit", () => {
+    const input = toUpdateInput({ ...EMPTY_CONNECTION_FORM, name: "Cloud", channel: "whatsapp-cloud", phoneNumberId: "123456" });
+    expect(input).not.toHaveProperty("accessToken");
+    expect(validateConnectionForm({ ...EMPTY_CONNECTION_FORM, name: "Cloud", channel: "whatsapp-cloud" }, "edit")).toEqual({});
+  });
+});

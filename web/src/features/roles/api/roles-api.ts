@@ -1,0 +1,39 @@
+/**
+ * Company roles (spec §3 Role, §6; worker/routes/roles.ts): list (settings_company or
+ * settings_members), create, edit, delete (settings_company). The Owner role is read-only (409);
+ * names are unique in the company (409 `name_in_use`, field `name`).
+ */
+import { queryOptions } from "@tanstack/react-query";
+import { z } from "zod";
+import { api } from "@/lib/session";
+import { roleAnswer } from "@/lib/answers";
+import type { RoleAnswer } from "../../../../../schema/api-types";
+import type { RoleInput } from "../../../../../schema/validation/company";
+
+/** Query keys of the roles feature. */
+export const roleKeys = {
+  all: ["roles"] as const,
+  list: () => [...roleKeys.all, "list"] as const,
+};
+
+/** GET /api/companies/roles → RoleAnswer[], Owner first then by name. */
+export const rolesQuery = () =>
+  queryOptions({
+    queryKey: roleKeys.list(),
+    queryFn: ({ signal }) => api.call("GET", "/companies/roles", z.array(roleAnswer), { signal }),
+  });
+
+/** POST /api/companies/roles {name, description, permissions} → 201 RoleAnswer. */
+export function createRole(input: RoleInput): Promise<RoleAnswer> {
+  return api.call("POST", "/companies/roles", roleAnswer, { body: input });
+}
+
+/** PUT /api/companies/roles/{id} {name, description, permissions} → RoleAnswer. */
+export function updateRole(id: string, input: RoleInput): Promise<RoleAnswer> {
+  return api.call("PUT", `/companies/roles/${encodeURIComponent(id)}`, roleAnswer, { body: input });
+}
+
+/** DELETE /api/companies/roles/{id} → 204; members lose the role. */
+export function deleteRole(id: string): Promise<void> {
+  return api.send("DELETE", `/companies/roles/${encodeURIComponent(id)}`);
+}
