@@ -10,7 +10,8 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
-export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown; at: number };
+/** One request the stand-in received; `responseId` is the wamid it answered a send with. */
+export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown; at: number; responseId?: string };
 
 export type MetaStandIn = {
   /** Base URL with the API version, e.g. http://127.0.0.1:PORT/v23.0 (use as WHATSAPP_GRAPH_URL). */
@@ -102,7 +103,8 @@ export async function startMetaStandIn(
 
       // Graph API.
       const auth = req.headers.authorization ?? null;
-      sent.push({ method: req.method ?? "GET", path, authorization: auth, body: body ?? (text || null), at: Date.now() });
+      const record: RecordedRequest = { method: req.method ?? "GET", path, authorization: auth, body: body ?? (text || null), at: Date.now() };
+      sent.push(record);
       if (!auth?.startsWith("Bearer ") || (options.accessToken && auth !== `Bearer ${options.accessToken}`)) {
         return json(res, 401, { error: { message: "Invalid OAuth access token.", type: "OAuthException", code: 190 } });
       }
@@ -116,7 +118,8 @@ export async function startMetaStandIn(
         const b = (body ?? {}) as { to?: string; status?: string };
         if (b.status === "read") return json(res, 200, { success: true });
         const to = String(b.to ?? "");
-        return json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to.replace(/\D/g, "") }], messages: [{ id: `wamid.${randomUUID()}` }] });
+        record.responseId = `wamid.${randomUUID()}`;
+        return json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to.replace(/\D/g, "") }], messages: [{ id: record.responseId }] });
       }
       if (req.method === "POST" && parts.length === 3 && parts[2] === "media") {
         const id = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;

@@ -3,6 +3,7 @@
  * route loaders). A redirect outcome becomes a router redirect; "no company" throws a 403 answer
  * with code `no_company` that the root error screen renders as the not-in-company screen.
  */
+import { firstPermittedPath } from "./navigation";
 import { data, redirect, type LoaderFunction } from "react-router";
 import { queryClient } from "@/lib/query-client";
 import { api } from "@/lib/session";
@@ -30,7 +31,8 @@ export function guardCheck(pattern: string, guards: readonly string[], sources: 
   const ordered = orderGuards(guards);
   const permission = permissionFor(pattern);
   return async () => {
-    const outcome = await runGuards(ordered, { permission }, sources);
+    const landing = pattern === "/" ? firstPermittedPath : undefined;
+    const outcome = await runGuards(ordered, { permission, landing }, sources);
     if (outcome.kind === "redirect") throw redirect(outcome.to);
     if (outcome.kind === "no-company") throw data(NO_COMPANY, { status: 403 });
     return null;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/lib/api";
 import type { CompanyAnswer, MeAnswer } from "../../../schema/api-types";
-import { GUARD_ORDER, orderGuards, runGuards, type GuardSources } from "./guards";
+import { GUARD_ORDER, orderGuards, runGuard, runGuards, type GuardSources } from "./guards";
 import { guardCheck } from "./guard-loader";
 import { ALL_THREE, ROUTES } from "./route-table";
 import { ROUTE_PERMISSIONS } from "./route-permissions";
@@ -175,5 +175,24 @@ describe("route table (spec §2)", () => {
     expect(ROUTE_PERMISSIONS["/share-flow/:id"]).toBe("flow");
     expect(ROUTE_PERMISSIONS["/settings/members"]).toBe("settings_members");
     expect(ROUTE_PERMISSIONS["/registers/tags"]).toBe("tags");
+  });
+});
+
+describe("landing page without the dashboard permission", () => {
+  it("sends the user to the first screen their permissions open instead of access denied", async () => {
+    const { firstPermittedPath } = await import("./navigation");
+    const sources: GuardSources = {
+      hasToken: () => true,
+      me: async () => ({ id: "u", name: "U", email: "u@x", phone: null, image: null, status: "online", activeCompany: "c" }),
+      company: async () => {
+        throw new Error("not needed");
+      },
+      permissions: async () => ["tickets"],
+    };
+    const outcome = await runGuard("has-permission", { permission: "dashboard", landing: firstPermittedPath }, sources);
+    expect(outcome).toEqual({ kind: "redirect", to: "/chats" });
+    expect(firstPermittedPath([])).toBe("/settings");
+    const denied = await runGuard("has-permission", { permission: "settings_members" }, sources);
+    expect(denied).toEqual({ kind: "redirect", to: "/access-denied" });
   });
 });

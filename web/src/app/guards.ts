@@ -39,7 +39,11 @@ export type GuardSources = {
 };
 
 /** What the route asks for: its required permission, if any. */
-export type GuardRoute = { permission?: string };
+/**
+ * What a guard knows of its route: the permission it needs and, for the landing page, where to send
+ * a user who lacks it (the first screen their permissions open) instead of the access-denied page.
+ */
+export type GuardRoute = { permission?: string; landing?: (permissions: readonly string[]) => string | null };
 
 function isGuardName(name: string): name is GuardName {
   return GUARD_ORDER.some((guard) => guard === name);
@@ -87,7 +91,8 @@ export async function runGuard(guard: GuardName, route: GuardRoute, sources: Gua
       case "has-permission": {
         if (!route.permission) return PASS;
         const permissions = await sources.permissions();
-        return permissions.includes(route.permission) ? PASS : redirectTo(GUARD_TARGETS.accessDenied);
+        if (permissions.includes(route.permission)) return PASS;
+        return redirectTo(route.landing?.(permissions) ?? GUARD_TARGETS.accessDenied);
       }
       case "is-logout":
         return sources.hasToken() ? redirectTo(GUARD_TARGETS.home) : PASS;

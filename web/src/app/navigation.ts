@@ -56,3 +56,12 @@ export const FRANCHISE_NAV_ITEM: NavItem = item("/franchise", msg`Franchise`, Bu
 export function visibleNavItems(items: readonly NavItem[], permissions: ReadonlySet<string>): NavItem[] {
   return items.filter((entry) => !entry.permission || permissions.has(entry.permission));
 }
+
+/**
+ * Where a user lands when the dashboard is not theirs (no `dashboard` permission): the first
+ * navigation entry their permissions open, other than the dashboard. /settings needs no
+ * permission, so there is always one.
+ */
+export function firstPermittedPath(permissions: readonly string[]): string | null {
+  return visibleNavItems(NAV_ITEMS, new Set(permissions)).find((entry) => entry.to !== "/")?.to ?? null;
+}

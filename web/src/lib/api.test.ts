@@ -95,6 +95,23 @@ describe("request client (spec §7, §8)", () => {
     expect(onLogout).not.toHaveBeenCalled();
   });
 
+  it("requests the browser aborts while the page is being left do not log out", async () => {
+    const storage = memoryStorage({ [TOKEN_KEY]: "t0k3n" });
+    const onLogout = vi.fn();
+    const client = createApiClient({
+      baseUrl: "/api",
+      fetch: async () => {
+        throw new TypeError("Failed to fetch");
+      },
+      tokens: createTokenStore(() => storage),
+      onLogout,
+      isUnloading: () => true,
+    });
+    await expect(client.call("GET", "/me", meSchema)).rejects.toThrow();
+    expect(onLogout).not.toHaveBeenCalled();
+    expect(storage.data.get(TOKEN_KEY)).toBe("t0k3n");
+  });
+
   it("403 is retried exactly once, then rejects without logging out", async () => {
     const forbidden = () => json(403, { error: { code: "forbidden", message: "no" } });
     const { client, fakeFetch, onLogout, storage } = setup([forbidden(), forbidden(), forbidden()]);

@@ -83,6 +83,11 @@ export type ApiClientOptions = {
   onLogout: () => void;
   /** Extra headers per call (the app sends Accept-Language). */
   headers?: () => Record<string, string>;
+  /**
+   * True while the page is being left (reload, navigation away): the browser then aborts requests
+   * in flight, which is not the session failing, so it must not log the user out.
+   */
+  isUnloading?: () => boolean;
 };
 
 /** Per-call options: a JSON body or a multipart form, query parameters and an abort signal. */
@@ -178,7 +183,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           signal: request.signal,
         });
       } catch (error) {
-        if (request.signal?.aborted) throw error;
+        if (request.signal?.aborted || options.isUnloading?.()) throw error;
         // Failed before sending or got no reply (spec §8): the session is over.
         logout();
         throw new ApiError(0, "network_error", error instanceof Error ? error.message : "No reply");

@@ -24,6 +24,15 @@ function leaveToLogin(): void {
   if (!AUTH_PATHS.includes(window.location.pathname)) push("/login");
 }
 
+/** Set when the page starts unloading; requests the browser aborts then are not session failures. */
+let unloading = false;
+if (typeof window !== "undefined") {
+  window.addEventListener("beforeunload", () => (unloading = true));
+  window.addEventListener("pagehide", () => (unloading = true));
+  // A page restored from the back/forward cache is live again.
+  window.addEventListener("pageshow", () => (unloading = false));
+}
+
 /** The request client of the app: base `/api`, token in localStorage `token` (spec §7, §8). */
 export const api = createApiClient({
   baseUrl: "/api",
@@ -31,6 +40,7 @@ export const api = createApiClient({
   tokens: createTokenStore(),
   onLogout: leaveToLogin,
   headers: () => ({ "Accept-Language": i18n.locale || "pt-BR" }),
+  isUnloading: () => unloading,
 });
 
 /** Stores a fresh token, drops any cached data of a previous user and opens the app at `to`. */

@@ -7,9 +7,6 @@ import { z } from "zod";
 import { api } from "@/lib/session";
 import type { ConnectionCreateInput } from "../../../../../schema/validation/connections";
 
-/** The channels a connection can be created for here (`instagram` comes later). */
-export const CREATABLE_CHANNELS = ["sandbox", "whatsapp-cloud"] as const;
-
 /** One connection as the worker presents it (`ConnectionAnswer`). */
 export const connectionAnswer = z.object({
   id: z.string(),
