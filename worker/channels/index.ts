@@ -14,10 +14,22 @@ export function secretsKey(env: AppEnv): string {
 export function adapterFor(env: AppEnv, connection: Pick<ConnectionRow, "channel">): ChannelAdapter {
   switch (connection.channel) {
     case "whatsapp-cloud":
-      return whatsappCloudAdapter({ graphUrl: env.WHATSAPP_GRAPH_URL || DEFAULT_GRAPH_URL, secretsKey: secretsKey(env) });
+      return whatsappCloudAdapter({
+        graphUrl: env.WHATSAPP_GRAPH_URL || DEFAULT_GRAPH_URL,
+        secretsKey: secretsKey(env),
+        appSecret: env.WHATSAPP_APP_SECRET ?? "",
+      });
     case "sandbox":
       return sandboxAdapter(env);
     case "instagram":
       throw new Error("The Instagram adapter arrives with the Instagram issue.");
   }
+}
+
+/** Providers as they appear in `/api/channels/{provider}/webhook`, and the channel each serves. */
+export const PROVIDERS = { whatsapp: "whatsapp-cloud", sandbox: "sandbox" } as const satisfies Record<string, ConnectionRow["channel"]>;
+
+/** The channel of a provider path segment, or null for an unknown provider. */
+export function channelOfProvider(provider: string): ConnectionRow["channel"] | null {
+  return provider === "whatsapp" || provider === "sandbox" ? PROVIDERS[provider] : null;
 }

@@ -77,12 +77,26 @@ export type SendResult = { ok: true; externalId: string } | { ok: false; errorCo
 
 export type Recipient = { externalId: string; phone?: string | null };
 
+/** A pairing challenge for the Connections screen: a QR value and a phone code, valid until `expiresAt` (ms UTC). */
+export type PairingChallenge = { qrValue: string; code: string; expiresAt: number };
+
 /**
- * One provider. Methods that need provider secrets receive the connection row (decrypted secrets are
- * read through `secrets`).
+ * One provider. Sending, presence and read receipts go out through it; every delivery the provider
+ * makes to us comes in through `receive` (which authenticates it its own way: a signature, a device
+ * token) and leaves as normalised events routed to a connection, connection-state changes included.
+ * Providers that link a device by QR or phone code implement `pair` and `disconnect`.
  */
 export interface ChannelAdapter {
   readonly channel: Channel;
+  /**
+   * Authenticates one delivery of the provider and normalises it. Throws AppError: 401 when the
+   * caller is not the provider (bad signature, unknown device), 400 when the body is malformed.
+   */
+  receive(request: Request): Promise<RoutedEvents[]>;
+  /** Starts (or refreshes) pairing a device: the QR value and phone code to show. */
+  pair?(connection: ConnectionRow, origin: string): Promise<PairingChallenge>;
+  /** Ends the device link (logs the device out); the connection's status is set by the caller. */
+  disconnect?(connection: ConnectionRow): Promise<void>;
   /** Sends one message; never throws for provider-side failures (they come back as `ok: false`). */
   send(connection: ConnectionRow, to: Recipient, message: OutboundMessage): Promise<SendResult>;
   /** Shows typing or recording to the customer, where the channel supports it. */

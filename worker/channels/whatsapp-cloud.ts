@@ -7,7 +7,10 @@
  */
 import { z } from "zod";
 import type { ConnectionRow } from "../../schema";
+import { AppError, unauthorized } from "../lib/errors";
+import { verifyHubSignature } from "../lib/hmac";
 import { decryptSecret } from "../lib/secrets";
+import { WebhookShapeError, parseWhatsAppWebhook } from "./whatsapp-parse";
 import type { ChannelAdapter, InboundMedia, OutboundMessage, Recipient, SendResult } from "./types";
 
 /** Meta's Graph API base, with the version this adapter was written against. */
@@ -28,7 +31,16 @@ function parseJson(text: string): unknown {
   }
 }
 
-export type WhatsAppCloudOptions = { graphUrl: string; secretsKey: string; fetch?: typeof fetch };
+export type WhatsAppCloudOptions = {
+  graphUrl: string;
+  secretsKey: string;
+  /** Meta app secret: the HMAC key of `X-Hub-Signature-256`. */
+  appSecret: string;
+  fetch?: typeof fetch;
+};
+
+/** Largest webhook body accepted (bytes); Meta's payloads are a few KB. */
+export const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
 /** The request body Meta expects for one outbound message (without the common envelope fields). */
 export function cloudMessageBody(message: OutboundMessage): Record<string, unknown> {
@@ -116,6 +128,30 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
 
   return {
     channel: "whatsapp-cloud",
+
+    /**
+     * A Meta webhook: the signature is checked over the raw bytes before any parsing (401, nothing
+     * stored); a body that is not JSON or not a WhatsApp envelope answers 400.
+     */
+    async receive(request: Request) {
+      const raw = await request.arrayBuffer();
+      if (raw.byteLength > MAX_WEBHOOK_BYTES) throw new AppError("payload_too_large", "Webhook body too large.");
+      if (!(await verifyHubSignature(options.appSecret, raw, request.headers.get("X-Hub-Signature-256")))) {
+        throw unauthorized("Invalid webhook signature.");
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(new TextDecoder().decode(raw));
+      } catch {
+        throw new AppError("validation_failed", "The webhook body is not JSON.", { _: "invalid_json" });
+      }
+      try {
+        return parseWhatsAppWebhook(body);
+      } catch (error) {
+        if (error instanceof WebhookShapeError) throw new AppError("validation_failed", error.message, { object: "invalid_envelope" });
+        throw error;
+      }
+    },
 
     async send(connection: ConnectionRow, to: Recipient, message: OutboundMessage): Promise<SendResult> {
       let res: Response;

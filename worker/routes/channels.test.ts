@@ -16,6 +16,8 @@ import {
   listTickets,
   messageWebhook,
   onlyTicket,
+  pairSandbox,
+  sandboxConnection,
   receive,
   sentTo,
   someBytes,
@@ -595,5 +597,23 @@ describe("sending through the Cloud API adapter", () => {
       "the send to fail",
     );
     expect(page.results.find((m) => m.id === sent.id)?.error).toEqual({ code: "131047", message: "Re-engagement message" });
+  });
+});
+
+describe("one webhook path per provider", () => {
+  it("an unknown provider answers 404; the sandbox phone's events also arrive at /api/channels/sandbox/webhook", async () => {
+    const missing = await call("POST", "/api/channels/telegram/webhook", { body: {} });
+    expect(missing.status).toBe(404);
+    const owner = await register();
+    const connection = await sandboxConnection(owner.token);
+    const deviceToken = await pairSandbox(owner.token, connection.id);
+    const res = await call("POST", "/api/channels/sandbox/webhook", {
+      headers: { Authorization: `Device ${deviceToken}` },
+      body: { events: [{ kind: "message", id: `sbx-${crypto.randomUUID()}`, from: "+5511912345678", name: "Rita", type: "text", body: "Oi pelo webhook" }] },
+    });
+    const summary = await expectStatus<{ ok: boolean; stored: number }>(res, 200);
+    expect(summary.stored).toBe(1);
+    const ticket = await onlyTicket(owner.token);
+    expect(ticket.lastMessagePreview).toBe("Oi pelo webhook");
   });
 });

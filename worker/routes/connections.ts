@@ -12,21 +12,14 @@ import { idSchema } from "../../schema/validation/common";
 import { connectionCreateInput, connectionUpdateInput } from "../../schema/validation/connections";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
-import { secretsKey } from "../channels";
+import { adapterFor, secretsKey } from "../channels";
 import { setConnectionStatus, syncDisconnected } from "../lib/connections";
-import { randomToken, sha256Hex } from "../lib/crypto";
 import { isUniqueViolation, now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { hubOf, sandboxDeviceOf } from "../lib/realtime";
+import { hubOf } from "../lib/realtime";
 import { encryptSecret } from "../lib/secrets";
 import { zv } from "../lib/validate";
-
-/** How long a pairing QR code or phone code stays valid (ms). */
-export const PAIRING_TTL_MS = 60_000;
-
-/** Pairing-code alphabet: no 0/O or 1/I, so a typed code is unambiguous. */
-const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 export type ConnectionAnswer = {
   id: string;
@@ -58,12 +51,6 @@ export function presentConnection(row: ConnectionRow): ConnectionAnswer {
     accessTokenHint: row.accessTokenHint ? `••••${row.accessTokenHint}` : null,
     createdAt: row.createdAt,
   };
-}
-
-/** An 8-character pairing code from CODE_ALPHABET (uniform: 256 % 32 === 0). */
-export function pairingCode(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return [...bytes].map((b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join("");
 }
 
 const idParam = z.object({ id: idSchema });
@@ -156,36 +143,28 @@ export const connectionsRoutes = new Hono<HonoEnv>()
   .delete("/:id", zv("param", idParam), async (c) => {
     const db = c.var.db;
     const row = await findConnection(db, c.var.company.id, c.req.valid("param").id);
-    if (row.channel === "sandbox") await sandboxDeviceOf(c.env, row.id).unpair();
+    await adapterFor(c.env, row).disconnect?.(row);
     await db.delete(connections).where(and(eq(connections.id, row.id), eq(connections.companyId, c.var.company.id)));
     await syncDisconnected(db, c.var.company.id, { id: row.id, name: row.name, type: row.channel }, true);
     await hubOf(c.env, c.var.company.id).publish({ type: "connection.updated", connection: { id: row.id, name: row.name, status: "DISCONNECTED" } });
     return c.body(null, 204);
   })
   /**
-   * POST /api/connections/{id}/pair → {qrValue, code, expiresAt}: a fresh QR link and phone code,
-   * valid PAIRING_TTL_MS; the screen asks again before they expire. Sandbox connections only (400
-   * otherwise).
+   * POST /api/connections/{id}/pair → {qrValue, code, expiresAt}: a fresh QR link and phone code
+   * from the channel's adapter (the sandbox: valid 60 s; the screen asks again before they expire).
+   * 400 `not_pairable` (field `channel`) for channels that do not pair a device.
    */
   .post("/:id/pair", zv("param", idParam), async (c) => {
-    const db = c.var.db;
-    const row = await findConnection(db, c.var.company.id, c.req.valid("param").id);
-    if (row.channel !== "sandbox") throw new AppError("validation_failed", "Only sandbox connections pair by code.", { channel: "not_pairable" });
-    const secret = randomToken(24);
-    const code = pairingCode();
-    const expiresAt = now() + PAIRING_TTL_MS;
-    await db
-      .update(connections)
-      .set({ pairingSecretHash: await sha256Hex(secret), pairingCodeHash: await sha256Hex(code), pairingExpiresAt: expiresAt, updatedAt: now() })
-      .where(eq(connections.id, row.id));
-    const qrValue = `${new URL(c.req.url).origin}/sandbox/phone?pair=${encodeURIComponent(secret)}`;
-    return c.json({ qrValue, code, expiresAt });
+    const row = await findConnection(c.var.db, c.var.company.id, c.req.valid("param").id);
+    const adapter = adapterFor(c.env, row);
+    if (!adapter.pair) throw new AppError("validation_failed", "This channel does not pair a device.", { channel: "not_pairable" });
+    return c.json(await adapter.pair(row, new URL(c.req.url).origin));
   })
   /** POST /api/connections/{id}/disconnect → ConnectionAnswer with status DISCONNECTED. */
   .post("/:id/disconnect", zv("param", idParam), async (c) => {
     const db = c.var.db;
     const row = await findConnection(db, c.var.company.id, c.req.valid("param").id);
-    if (row.channel === "sandbox") await sandboxDeviceOf(c.env, row.id).unpair();
+    await adapterFor(c.env, row).disconnect?.(row);
     const updated = await setConnectionStatus(c.env, db, row, "DISCONNECTED", {
       deviceTokenHash: null,
       pairingSecretHash: null,
