@@ -6,17 +6,22 @@
 import { i18n } from "@lingui/core";
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 import { isApiError } from "./api";
-import { errorMessage } from "./error-messages";
+import { errorMessage, type ErrorContext } from "./error-messages";
+
+/** How the root message is chosen: the screen's context (spec §8 login/register/reset wording), and
+ * whether it shows even when a field took the error (the auth screens name the failure both ways). */
+export type ServerErrorOptions = { context?: ErrorContext; alwaysRoot?: boolean };
 
 /**
- * Applies `error` to a form through its `setError`. `fields` maps the server's field names to the
- * form's (usually the same names). The root message (`errors.root.server`) is set only when no
- * field took the error, so a form never shows the same problem twice.
+ * Applies `error` to a form through its `setError`. `fields` lists the form's fields named like the
+ * server's. By default the root message (`errors.root.server`) is set only when no field took the
+ * error, so a form never shows the same problem twice.
  */
 export function applyServerErrors<T extends FieldValues>(
   setError: UseFormSetError<T>,
   error: unknown,
   fields: readonly Path<T>[],
+  options: ServerErrorOptions = {},
 ): boolean {
   let placed = false;
   if (isApiError(error)) {
@@ -28,6 +33,6 @@ export function applyServerErrors<T extends FieldValues>(
       }
     }
   }
-  if (!placed) setError("root.server", { type: "server", message: i18n._(errorMessage(error)) });
+  if (!placed || options.alwaysRoot) setError("root.server", { type: "server", message: i18n._(errorMessage(error, options.context)) });
   return placed;
 }
