@@ -3,7 +3,7 @@
  * that a WhatsApp `wa_id` and the phone number may differ, so identities live in their own table
  * and are never folded into the phone column.
  */
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 import { CHANNELS } from "./connections";
 
@@ -21,12 +21,20 @@ export const contacts = sqliteTable(
     imageKey: text("image_key"),
     /** ms UTC of the last inbound or outbound message. */
     lastMessageAt: integer("last_message_at"),
+    /** CRM board placement: the column (crm_columns.id) and the order inside it. */
+    crmColumnId: text("crm_column_id"),
+    crmPosition: real("crm_position"),
     ...timestamps,
   },
   (t) => [
     // Spec §5: a contact's phone number is unique in the company.
     uniqueIndex("contacts_company_phone_uq").on(t.companyId, t.phone),
-    index("contacts_company_created_idx").on(t.companyId, t.createdAt),
+    // Keyset pages of the contact list (newest first) and name search.
+    index("contacts_company_created_idx").on(t.companyId, t.createdAt, t.id),
+    index("contacts_company_name_idx").on(t.companyId, t.name),
+    index("contacts_company_email_idx").on(t.companyId, t.email),
+    // The CRM board reads a column's contacts in order.
+    index("contacts_crm_idx").on(t.companyId, t.crmColumnId, t.crmPosition),
   ],
 );
 

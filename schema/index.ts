@@ -9,3 +9,8 @@ export * from "./announcements";
 export * from "./connections";
 export * from "./contacts";
 export * from "./tickets";
+export * from "./custom-fields";
+export * from "./tags";
+export * from "./crm";
+export * from "./quick-messages";
+export * from "./jobs";

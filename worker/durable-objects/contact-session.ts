@@ -148,6 +148,8 @@ export class ContactSession extends DurableObject<AppEnv> {
         document: null,
         imageKey: null,
         lastMessageAt: event.timestamp,
+        crmColumnId: null,
+        crmPosition: null,
         createdAt: at,
         updatedAt: at,
       };
