@@ -14,6 +14,17 @@ import { sendMail } from "./mail";
 import type { PasswordHash } from "./password";
 import { TRIAL_MS } from "./subscription";
 
+/**
+ * The Owner role's name and description in the company's language (it is company data, shown to
+ * every member as is; the product's four locales).
+ */
+export const OWNER_ROLE_TEXT: Record<string, { name: string; description: string }> = {
+  "pt-BR": { name: "Proprietário", description: "Todas as permissões. Pertence ao proprietário da empresa." },
+  "pt-PT": { name: "Proprietário", description: "Todas as permissões. Pertence ao proprietário da empresa." },
+  "en-US": { name: "Owner", description: "Every permission. The company's owner holds it." },
+  "es-ES": { name: "Propietario", description: "Todos los permisos. Pertenece al propietario de la empresa." },
+};
+
 /** Time zone of a new company until its owner changes it. */
 export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
 
@@ -43,6 +54,7 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
   const roleId = newId();
   const memberId = newId();
   const activationCode = randomDigits(6);
+  const ownerRole = OWNER_ROLE_TEXT[input.language ?? DEFAULT_LOCALE] ?? OWNER_ROLE_TEXT[DEFAULT_LOCALE]!;
   const user: UserRow = {
     id: userId,
     name: input.name,
@@ -85,8 +97,8 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
       db.insert(roles).values({
         id: roleId,
         companyId,
-        name: "Owner",
-        description: "Every permission. The company's owner holds it.",
+        name: ownerRole.name,
+        description: ownerRole.description,
         permissions: [...COMPANY_PERMISSIONS],
         isOwner: true,
         createdAt: at,

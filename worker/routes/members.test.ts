@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { MemberAnswer } from "../../schema/api-types";
 import { newId } from "../lib/ids";
+import { OWNER_ROLE_TEXT } from "../lib/accounts";
 import {
   type Account,
   call,
@@ -15,6 +16,9 @@ import {
   ownerRole,
   register,
 } from "../test/helpers";
+
+/** Tests register without Accept-Language, so the company speaks pt-BR. */
+const OWNER = OWNER_ROLE_TEXT["pt-BR"]!.name;
 
 /** The owner's own member id in their active company. */
 async function ownerMemberId(owner: Account): Promise<string> {
@@ -70,7 +74,7 @@ describe("GET /api/companies/members", () => {
         image: null,
         status: "online",
         isOwner: true,
-        roles: [{ id: ownerRoleAnswer.id, name: "Owner" }],
+        roles: [{ id: ownerRoleAnswer.id, name: OWNER }],
       },
     ]);
   });

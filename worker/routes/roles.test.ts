@@ -15,6 +15,10 @@ import {
   ownerRole,
   register,
 } from "../test/helpers";
+import { OWNER_ROLE_TEXT } from "../lib/accounts";
+
+/** Tests register without Accept-Language, so the company speaks pt-BR. */
+const OWNER = OWNER_ROLE_TEXT["pt-BR"]!.name;
 
 /** The role's row as stored, for "nothing was written" checks. */
 async function roleRow(id: string) {
@@ -41,7 +45,7 @@ describe("GET /api/companies/roles", () => {
     await createRole(owner, ["tickets"], "Zelador");
     await createRole(owner, ["contacts"], "Atendente");
     const list = await expectStatus<RoleAnswer[]>(await call("GET", "/api/companies/roles", { token: owner.token }), 200);
-    expect(list.map((r) => r.name)).toEqual(["Owner", "Atendente", "Zelador"]);
+    expect(list.map((r) => r.name)).toEqual([OWNER, "Atendente", "Zelador"]);
     expect(list[0]).toMatchObject({ isOwner: true });
     expect([...(list[0]?.permissions ?? [])].sort()).toEqual([...COMPANY_PERMISSIONS].sort());
   });
@@ -51,7 +55,7 @@ describe("GET /api/companies/roles", () => {
     const other = await register();
     await createRole(other, ["tickets"], "Só Deles");
     const list = await expectStatus<RoleAnswer[]>(await call("GET", "/api/companies/roles", { token: owner.token }), 200);
-    expect(list.map((r) => r.name)).toEqual(["Owner"]);
+    expect(list.map((r) => r.name)).toEqual([OWNER]);
   });
 
   it("a member with settings_members (to invite) may list", async () => {
@@ -126,7 +130,7 @@ describe("POST /api/companies/roles", () => {
     await createRole(owner, ["tickets"], "Atendimento");
     const companyId = await activeCompanyId(owner.token);
     const count = await countRows("roles", "company_id = ?", companyId);
-    for (const name of ["Atendimento", "ATENDIMENTO", "owner"]) {
+    for (const name of ["Atendimento", "ATENDIMENTO", OWNER.toUpperCase()]) {
       const body = await expectError(
         await call("POST", "/api/companies/roles", { token: owner.token, body: { name, permissions: [] } }),
         409,
