@@ -4,7 +4,7 @@ CREATE TABLE `contact_field_values` (
 	`field_id` text NOT NULL,
 	`value` text NOT NULL,
 	`value_number` real,
-	`updated_at` text NOT NULL,
+	`updated_at` integer NOT NULL,
 	PRIMARY KEY(`contact_id`, `field_id`)
 );
 --> statement-breakpoint

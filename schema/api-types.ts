@@ -3,6 +3,7 @@
  */
 import type { CompanyPermission } from "./permissions";
 import type { DisconnectedEntry, PaymentStatus, Plan } from "./companies";
+import type { CustomFieldKind, CustomFieldType } from "./custom-fields";
 
 /** The error envelope of every non-2xx answer (DESIGN.md "API conventions"). */
 export type ApiErrorBody = {
@@ -75,4 +76,153 @@ export type RuntimeSettings = {
   appName: string;
   franchiseMode: boolean;
   primaryColor: string;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Contacts, custom fields, tags, CRM, quick messages (issue 4; spec §3)
+// ---------------------------------------------------------------------------------------------
+
+/** A tag as lists and contacts show it. `color` is `#rrggbb`. */
+export type TagAnswer = { id: string; name: string; color: string; createdAt: number };
+
+/**
+ * A custom field. Built-ins have kind `default`, id `default:<key>`, `readOnly: true` and
+ * `createdAt: null`. `value` is a bot field's company-wide value (null otherwise). A field with a
+ * `formula` is computed (read-only per contact).
+ */
+export type CustomFieldAnswer = {
+  id: string;
+  name: string;
+  key: string;
+  type: CustomFieldType;
+  kind: CustomFieldKind;
+  formula: string | null;
+  value: string | null;
+  readOnly: boolean;
+  createdAt: number | null;
+};
+
+/**
+ * A contact as the list shows it. `fields`: the stored values of its `user` fields by field id
+ * (normalised text: numbers as decimal text, dates YYYY-MM-DD, datetimes ms UTC as text).
+ */
+export type ContactAnswer = {
+  id: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  document: string | null;
+  image: string | null;
+  tags: { id: string; name: string; color: string }[];
+  fields: Record<string, string>;
+  crmColumnId: string | null;
+  lastMessageAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** GET /api/contacts. `totalCapped`: a filtered count stopped at its cap (`total` is then a lower bound). */
+export type ContactPage = Page<ContactAnswer> & { totalCapped: boolean };
+
+/**
+ * One field's value for one contact, built-ins and formulas computed. `error` says why a computed
+ * value is missing (`missing_value`, `division_by_zero`, `not_finite`).
+ */
+export type ContactFieldValueAnswer = {
+  id: string;
+  key: string;
+  name: string;
+  type: CustomFieldType;
+  kind: CustomFieldKind;
+  value: string | null;
+  readOnly: boolean;
+  error?: string;
+};
+
+/** A ticket of a contact (its page lists them, newest first). */
+export type ContactTicketAnswer = {
+  id: string;
+  status: "pending" | "open" | "closed";
+  connection: { id: string; name: string; channel: string } | null;
+  lastMessageAt: number;
+  lastMessagePreview: string;
+  createdAt: number;
+  closedAt: number | null;
+};
+
+/** GET /api/contacts/{id}: the contact, every field's value, and its latest tickets. */
+export type ContactDetailAnswer = ContactAnswer & { values: ContactFieldValueAnswer[]; tickets: ContactTicketAnswer[] };
+
+/** POST /api/contacts/bulk. `done: false` when a filter matched more than one call handles: call again. */
+export type ContactBulkAnswer = { affected: number; done: boolean };
+
+/** A CRM column (spec §3 CRM column), in board order. */
+export type CrmColumnAnswer = { id: string; name: string; color: string; position: number };
+
+/** A contact's card on the CRM board. */
+export type CrmCardAnswer = {
+  id: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  image: string | null;
+  tags: { id: string; name: string; color: string }[];
+  columnId: string;
+  position: number;
+};
+
+/** A column of GET /api/crm/board with its first page of cards. */
+export type CrmBoardColumn = CrmColumnAnswer & { contacts: CrmCardAnswer[]; cursor: string | null; total: number };
+
+/** A quick message. `media.url` is a signed URL valid for hours (GET again for a fresh one). */
+export type QuickMessageAnswer = {
+  id: string;
+  name: string;
+  text: string;
+  media: { url: string; mime: string; name: string | null; size: number | null } | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** POST /api/quick-messages/{id}/render: the text with its variables filled in. */
+export type RenderedQuickMessage = { text: string; media: QuickMessageAnswer["media"] };
+
+// ---------------------------------------------------------------------------------------------
+// Jobs: contact import and export on the `jobs` queue (issue 4 "Import and export")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A job's progress, as GET /api/jobs/{id} and the hub's `job.updated` event show it. `processed`,
+ * `total` and `errors` count data rows (import) or contacts (export); `total` is 0 until known.
+ * `errorMessage`: why a failed job failed, a user-facing sentence.
+ */
+export type JobProgress = {
+  id: string;
+  type: "import" | "export" | "cleanup";
+  status: "uploaded" | "queued" | "running" | "done" | "failed";
+  processed: number;
+  total: number;
+  errors: number;
+  errorMessage: string | null;
+};
+
+/**
+ * GET /api/jobs/{id}: progress plus signed, expiring download URLs (valid 6 h; GET again for fresh
+ * ones): `resultUrl` the exported .xlsx, `reportUrl` the import's refused rows (.xlsx: row, reason
+ * and the row's values). Times in ms UTC.
+ */
+export type JobAnswer = JobProgress & { resultUrl: string | null; reportUrl: string | null; createdAt: number; updatedAt: number };
+
+/** Where an import column goes: a contact attribute, a custom field (`field:<id>`) or nowhere. */
+export type ImportTarget = "name" | "phone" | "email" | "document" | "tags" | "ignore" | `field:${string}`;
+
+/**
+ * POST /api/contacts/import → 201: the job (status `uploaded`), the header row, up to 5 data rows
+ * (cells as text, dates as ISO), and a mapping guessed from the headers (column index → target).
+ */
+export type ImportUploadAnswer = {
+  jobId: string;
+  headers: string[];
+  preview: string[][];
+  suggestedMapping: Record<string, ImportTarget>;
 };

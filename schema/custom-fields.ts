@@ -7,7 +7,7 @@
  * - kind `bot`: one company-wide value (a variable of the bots), kept in `value`.
  * A field with a `formula` is computed: numbers, numeric fields and + - * / with parentheses.
  */
-import { index, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
 export const CUSTOM_FIELD_TYPES = ["text", "number", "date", "datetime", "name", "email", "document"] as const;
@@ -52,7 +52,8 @@ export const contactFieldValues = sqliteTable(
     fieldId: text("field_id").notNull(),
     value: text("value").notNull(),
     valueNumber: real("value_number"),
-    updatedAt: text("updated_at").notNull(),
+    /** ms UTC of the last write. */
+    updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.contactId, t.fieldId] }),

@@ -6,6 +6,7 @@
 import type { MessageStatus, MessageType, TicketStatus } from "./tickets";
 import type { ConnectionStatus } from "./connections";
 import type { Json } from "./columns";
+import type { CrmCardAnswer, CrmColumnAnswer, JobProgress } from "./api-types";
 
 /** A message as the API and the sockets show it. Times in ms UTC. */
 export type MessageAnswer = {
@@ -49,7 +50,13 @@ export type HubEventBody =
   | { type: "message.created"; ticketId: string; message: MessageAnswer }
   | { type: "message.updated"; ticketId: string; message: MessageAnswer }
   | { type: "presence"; userId: string; status: "online" | "offline" }
-  | { type: "connection.updated"; connection: { id: string; name: string; status: ConnectionStatus } };
+  | { type: "connection.updated"; connection: { id: string; name: string; status: ConnectionStatus } }
+  /** The CRM board's columns changed (created, renamed, reordered, deleted): all of them, in order. */
+  | { type: "crm.columns"; columns: CrmColumnAnswer[] }
+  /** A contact moved on the CRM board; `card` null when it left the board (or was deleted). */
+  | { type: "crm.card"; contactId: string; fromColumnId: string | null; card: CrmCardAnswer | null }
+  /** A background job (contact import or export) progressed, finished or failed. */
+  | { type: "job.updated"; job: JobProgress };
 
 export type HubEvent = HubEventBody & { seq: number; at: number };
 

@@ -19,6 +19,12 @@ import { channelsRoutes } from "./routes/channels";
 import { ticketsRoutes } from "./routes/tickets";
 import { realtimeRoutes } from "./routes/realtime";
 import { mediaRoutes } from "./routes/media";
+import { contactFileRoutes, jobsRoutes } from "./routes/jobs";
+import { contactsRoutes } from "./routes/contacts";
+import { customFieldsRoutes } from "./routes/custom-fields";
+import { tagsRoutes } from "./routes/tags";
+import { crmRoutes } from "./routes/crm";
+import { quickMessagesRoutes } from "./routes/quick-messages";
 
 export const app = new Hono<HonoEnv>().basePath("/api");
 
@@ -40,7 +46,15 @@ const routes = app
   .route("/channels", channelsRoutes)
   .route("/tickets", ticketsRoutes)
   .route("/ws", realtimeRoutes)
-  .route("/media", mediaRoutes);
+  .route("/media", mediaRoutes)
+  // Before contactsRoutes: POST /contacts/import and /contacts/export are answered here.
+  .route("/contacts", contactFileRoutes)
+  .route("/jobs", jobsRoutes)
+  .route("/contacts", contactsRoutes)
+  .route("/custom-fields", customFieldsRoutes)
+  .route("/tags", tagsRoutes)
+  .route("/crm", crmRoutes)
+  .route("/quick-messages", quickMessagesRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } }, 404));
 

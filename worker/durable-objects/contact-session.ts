@@ -17,6 +17,7 @@ import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
 import type { InboundMessage, InboundPresence, InboundRevoke } from "../channels/types";
 import { getDb, isUniqueViolation, type Db } from "../lib/db";
+import { adjustContactCount } from "../lib/contacts";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { roomOf } from "../lib/realtime";
@@ -154,7 +155,8 @@ export class ContactSession extends DurableObject<AppEnv> {
         updatedAt: at,
       };
       try {
-        await db.insert(contacts).values(row);
+        // The company's contact count moves in the same transaction (issue 4: a maintained count).
+        await db.batch([db.insert(contacts).values(row), adjustContactCount(db, companyId, 1)]);
         contact = row;
       } catch (error) {
         if (!isUniqueViolation(error) || !event.phone) throw error;

@@ -14,6 +14,7 @@ export type ErrorCode =
   | "conflict"
   | "email_in_use"
   | "name_in_use"
+  | "phone_in_use"
   | "payment_required"
   | "no_company"
   | "rate_limited"
@@ -31,6 +32,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   conflict: 409,
   email_in_use: 409,
   name_in_use: 409,
+  phone_in_use: 409,
   payment_required: 402,
   no_company: 403,
   rate_limited: 429,

@@ -31,6 +31,7 @@ export const realtimeRoutes = new Hono<HonoEnv>()
       seeAll: c.var.permissions.has("see_all_tickets"),
       groups: c.var.permissions.has("tickets_groups"),
       tickets: c.var.permissions.has("tickets"),
+      crm: c.var.permissions.has("crm") || c.var.permissions.has("crm_manager"),
     };
     const url = new URL(c.req.url);
     const forward = new URL(`https://hub/connect`);

@@ -1,0 +1,219 @@
+// `npm run bench:contacts`: the contact list at scale and the .xlsx import, against `wrangler dev`
+// on a fresh local state (issue 4 "Benchmark"; figures, not timed tests).
+//
+// 1. Registers an owner through the API, then stops the server and seeds BENCH_CONTACTS contacts
+//    (default 1,000,000) with BENCH_TAGS tags (each contact has 1–2) and two custom fields (a text
+//    and a number value on every contact) straight into the local D1 with `wrangler d1 execute
+//    --local --file`: the SQL generates rows with recursive CTEs, SEED_CHUNK contacts per statement,
+//    so the file stays a few KB whatever the size. The maintained contact counter is set.
+// 2. Restarts the server and prints p50/p95 (BENCH_RUNS requests each, sequential) of GET
+//    /api/contacts: the first page, a name search, a phone search, a tag filter, and the 50th page
+//    (keyset cursor walked once, then fetched repeatedly).
+// 3. Imports BENCH_IMPORTS (default "10000,100000") row .xlsx files through POST
+//    /api/contacts/import + /api/jobs/{id}/start and the `jobs` queue, printing rows/s and the
+//    workerd RSS (from /proc, as bench-inbound does) before and at its peak during each import.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer } from "node:net";
+import { spawn } from "node:child_process";
+import { must, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { XlsxWriter, concatBytes } from "../worker/lib/xlsx-writer.ts";
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
+const TAGS = Number(process.env.BENCH_TAGS ?? 20);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const IMPORTS = (process.env.BENCH_IMPORTS ?? "10000,100000").split(",").map(Number).filter((n) => n > 0);
+const SEED_CHUNK = 100_000;
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** RSS (bytes) of workerd processes, read from /proc. */
+function workerdRss() {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      if (!/^Name:\s*workerd/m.test(status)) continue;
+      total += Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      // process went away
+    }
+  }
+  return total;
+}
+
+/** Runs a command with its stdout discarded (wrangler d1 execute prints every statement's result); throws on failure. */
+function quiet(cmd, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...wranglerEnv } });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const id = (group, n) => `01900000-0000-7000-${group}-${String(n).padStart(12, "0")}`;
+
+/** The seed as SQL: recursive CTEs generate the rows inside SQLite. */
+function seedSql(companyId) {
+  const at = Date.now() - CONTACTS * 1000;
+  const lines = [];
+  for (let t = 0; t < TAGS; t++) {
+    lines.push(`INSERT INTO tags (id, company_id, name, color, kind, created_at, updated_at) VALUES ('${id("9000", t)}', '${companyId}', 'tag-${t}', '#0ea5e9', 'contact', ${at}, ${at});`);
+  }
+  lines.push(`INSERT INTO custom_fields (id, company_id, name, key, type, kind, created_at, updated_at) VALUES ('${id("a000", 1)}', '${companyId}', 'Cidade', 'cidade', 'text', 'user', ${at}, ${at});`);
+  lines.push(`INSERT INTO custom_fields (id, company_id, name, key, type, kind, created_at, updated_at) VALUES ('${id("a000", 2)}', '${companyId}', 'Pontos', 'pontos', 'number', 'user', ${at}, ${at});`);
+  for (let from = 0; from < CONTACTS; from += SEED_CHUNK) {
+    const to = Math.min(CONTACTS, from + SEED_CHUNK) - 1;
+    const range = `WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})`;
+    const cid = `'01900000-0000-7000-8000-' || printf('%012d', i)`;
+    lines.push(
+      `${range} INSERT INTO contacts (id, company_id, name, phone, email, created_at, updated_at) SELECT ${cid}, '${companyId}', 'Contact ' || i, '+55119' || printf('%08d', i), 'contact' || i || '@example.com', ${at} + i * 1000, ${at} + i * 1000 FROM n;`,
+      `${range} INSERT INTO contact_tags (company_id, contact_id, tag_id) SELECT '${companyId}', ${cid}, '01900000-0000-7000-9000-' || printf('%012d', i % ${TAGS}) FROM n;`,
+      `${range} INSERT INTO contact_tags (company_id, contact_id, tag_id) SELECT '${companyId}', ${cid}, '01900000-0000-7000-9000-' || printf('%012d', (i * 7 + 3) % ${TAGS}) FROM n WHERE i % 2 = 0 AND (i * 7 + 3) % ${TAGS} <> i % ${TAGS};`,
+      `${range} INSERT INTO contact_field_values (company_id, contact_id, field_id, value, value_number, updated_at) SELECT '${companyId}', ${cid}, '${id("a000", 1)}', 'City ' || (i % 500), NULL, ${at} FROM n;`,
+      `${range} INSERT INTO contact_field_values (company_id, contact_id, field_id, value, value_number, updated_at) SELECT '${companyId}', ${cid}, '${id("a000", 2)}', CAST(i % 1000 AS TEXT), i % 1000, ${at} FROM n;`,
+    );
+  }
+  lines.push(`INSERT INTO counters (company_id, name, value) VALUES ('${companyId}', 'contacts', ${CONTACTS}) ON CONFLICT (company_id, name) DO UPDATE SET value = excluded.value;`);
+  return lines.join("\n");
+}
+
+/** An .xlsx of `rows` new contacts (phones outside the seeded range), two of every 1,000 refused. */
+function importFile(rows, offset) {
+  const writer = new XlsxWriter({ level: 6 });
+  const chunks = [];
+  writer.addRow(["Nome", "Telefone", "Email", "Tags", "Cidade"], { header: true });
+  for (let i = 0; i < rows; i++) {
+    const n = offset + i;
+    const phone = i % 1000 === 7 ? "12345" : `+55219${String(n).padStart(8, "0")}`;
+    const email = i % 1000 === 9 ? "not-an-email" : `imported${n}@example.com`;
+    writer.addRow([`Imported ${n}`, phone, email, `import, lote-${i % 5}`, `City ${i % 50}`]);
+    if (i % 5000 === 0) chunks.push(...writer.take());
+  }
+  chunks.push(...writer.finish());
+  return concatBytes(chunks);
+}
+
+async function timed(label, runs, request) {
+  const times = [];
+  let last;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    last = await request();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`  ${label.padEnd(34)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms   (${last})`);
+}
+
+const state = mkdtempSync(join(tmpdir(), "conversa-bench-contacts-"));
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const serverArgs = ["--persist-to", state, "--log-level", "error", "--var", `PUBLIC_URL:${base}`];
+let server;
+const stopServer = async () => {
+  if (!server) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  await exited;
+  server = undefined;
+};
+const t0 = performance.now();
+try {
+  await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
+  server = startWrangler(port, serverArgs);
+  await waitFor(`${base}/api/health`);
+  const reg = await fetch(`${base}/api/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Bench Owner", email: `bench.${Date.now()}@example.com`, phone: "+5511999990000", password: "bench-password", companyName: "Bench Co" }),
+  });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const { token } = await reg.json();
+  const auth = { Authorization: `Bearer ${token}` };
+  const company = await (await fetch(`${base}/api/companies/active`, { headers: auth })).json();
+  await stopServer();
+
+  // Seed straight into the local D1 while the server is down (one writer at a time).
+  const seedFile = join(state, "seed.sql");
+  writeFileSync(seedFile, seedSql(company.id));
+  const s0 = performance.now();
+  await quiet("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", state, "--file", seedFile, "--yes"]);
+  const seedSeconds = (performance.now() - s0) / 1000;
+
+  server = startWrangler(port, serverArgs);
+  await waitFor(`${base}/api/health`);
+  const get = async (path) => {
+    const res = await fetch(`${base}${path}`, { headers: auth });
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+
+  console.log(`\ncontacts benchmark: ${CONTACTS.toLocaleString("en-US")} contacts, ${TAGS} tags, 2 custom fields; seeded in ${seedSeconds.toFixed(1)} s`);
+  console.log(`GET /api/contacts (limit 30, ${RUNS} sequential requests each):`);
+  const first = await get("/api/contacts?limit=30");
+  if (first.total !== CONTACTS) console.log(`  (warning: total ${first.total}, expected ${CONTACTS})`);
+  await timed("first page", RUNS, async () => `${(await get("/api/contacts?limit=30")).results.length} rows, total ${first.total}`);
+  const pick = Math.floor(CONTACTS * 0.37);
+  await timed(`search by name "Contact ${pick}"`, RUNS, async () => `${(await get(`/api/contacts?limit=30&search=${encodeURIComponent(`Contact ${pick}`)}`)).results.length} rows`);
+  await timed(`search by phone "${String(pick).padStart(8, "0").slice(-6)}"`, RUNS, async () => `${(await get(`/api/contacts?limit=30&search=${String(pick).padStart(8, "0").slice(-6)}`)).results.length} rows`);
+  await timed("tag filter (tag-3)", RUNS, async () => {
+    const page = await get(`/api/contacts?limit=30&tags=${id("9000", 3)}`);
+    return `${page.results.length} rows, total ${page.total}${page.totalCapped ? "+" : ""}`;
+  });
+  let cursor = first.cursor;
+  let page = 1;
+  for (; page < 49 && cursor; page++) cursor = (await get(`/api/contacts?limit=30&cursor=${encodeURIComponent(cursor)}`)).cursor;
+  if (cursor) await timed("50th page (keyset cursor)", RUNS, async () => `${(await get(`/api/contacts?limit=30&cursor=${encodeURIComponent(cursor)}`)).results.length} rows`);
+  else console.log(`  50th page: the list ends at page ${page}`);
+
+  console.log(`\n.xlsx import through the jobs queue (each row: 2 tags and a field value; 0.2% refused):`);
+  let offset = 0;
+  for (const rows of IMPORTS) {
+    const file = importFile(rows, offset);
+    offset += rows;
+    const form = new FormData();
+    form.append("file", new File([file], `bench-${rows}.xlsx`));
+    const rssBefore = workerdRss();
+    let peak = rssBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, workerdRss())), 100);
+    const i0 = performance.now();
+    const up = await fetch(`${base}/api/contacts/import`, { method: "POST", headers: auth, body: form });
+    const uploaded = await up.json();
+    if (up.status !== 201) throw new Error(`upload: ${up.status} ${JSON.stringify(uploaded)}`);
+    const mapping = { 0: "name", 1: "phone", 2: "email", 3: "tags", 4: `field:${id("a000", 1)}` };
+    const started = await fetch(`${base}/api/jobs/${uploaded.jobId}/start`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ mapping }) });
+    if (started.status !== 200) throw new Error(`start: ${started.status} ${await started.text()}`);
+    let job;
+    let stagedAt = null;
+    for (;;) {
+      job = await get(`/api/jobs/${uploaded.jobId}`);
+      if (stagedAt === null && job.total > 0) stagedAt = performance.now();
+      if (job.status === "done" || job.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seconds = (performance.now() - i0) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, workerdRss());
+    console.log(
+      `  ${String(rows).padStart(7)} rows (${(file.length / 1024 / 1024).toFixed(1)} MiB .xlsx): ${job.status}, ${job.processed - job.errors} imported, ${job.errors} refused, ` +
+        `${seconds.toFixed(1)} s = ${(rows / seconds).toFixed(0)} rows/s (read+staged after ${stagedAt === null ? "?" : ((stagedAt - i0) / 1000).toFixed(1)} s); workerd RSS ${mib(rssBefore)} before, peak ${mib(peak)} (+${mib(peak - rssBefore)})`,
+    );
+    if (job.status !== "done") console.log(`    ${job.errorMessage}`);
+  }
+  console.log(`\ntotal wall time ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+} finally {
+  await stopServer().catch(() => undefined);
+  rmSync(state, { recursive: true, force: true });
+}
+process.exit(0);

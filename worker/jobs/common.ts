@@ -1,0 +1,86 @@
+/**
+ * What every job handler shares: loading a job row of a company, presenting its progress, pushing
+ * it to the CompanyHub (`job.updated`), failing it with a user-facing message, and deleting its
+ * staging objects in R2 (`jobs/<jobId>/…`).
+ */
+import { and, eq } from "drizzle-orm";
+import { jobs, type JobRow } from "../../schema";
+import type { JobAnswer, JobProgress } from "../../schema/api-types";
+import type { AppEnv } from "../env";
+import type { Db } from "../lib/db";
+import { now } from "../lib/db";
+import { signedMediaUrl } from "../lib/media";
+import { hubOf } from "../lib/realtime";
+
+/** A failure that ends a job (bad file, limits): the job is marked failed with `message`; never retried. */
+export class JobFailure extends Error {}
+
+/** R2 prefix of a job's temporary objects (import chunks, refused rows). */
+export const stagingPrefix = (jobId: string) => `jobs/${jobId}/`;
+
+/** The job `jobId` of `companyId`, or null. */
+export async function loadJob(db: Db, companyId: string, jobId: string): Promise<JobRow | null> {
+  return (await db.query.jobs.findFirst({ where: and(eq(jobs.id, jobId), eq(jobs.companyId, companyId)) })) ?? null;
+}
+
+/** The progress part of a job (hub event and API answer). */
+export function jobProgress(row: JobRow): JobProgress {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    processed: row.processed,
+    total: row.total,
+    errors: row.errors,
+    errorMessage: row.errorMessage,
+  };
+}
+
+/** GET /api/jobs/{id}: progress plus freshly signed download URLs. */
+export async function presentJob(env: AppEnv, row: JobRow): Promise<JobAnswer> {
+  return {
+    ...jobProgress(row),
+    resultUrl: row.resultKey ? await signedMediaUrl(env, row.resultKey) : null,
+    reportUrl: row.reportKey ? await signedMediaUrl(env, row.reportKey) : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Pushes the job's progress to its company's hub. A hub hiccup never fails the job: logged only. */
+export async function publishJob(env: AppEnv, row: JobRow): Promise<void> {
+  try {
+    await hubOf(env, row.companyId).publish({ type: "job.updated", job: jobProgress(row) });
+  } catch (error) {
+    console.error("[jobs] publish failed", row.id, error);
+  }
+}
+
+/**
+ * Marks a job failed with `message` (and `extra` columns, e.g. a partial report) unless it already
+ * ended, publishes it and deletes its staging objects. Answers whether this call failed it.
+ */
+export async function failJob(env: AppEnv, db: Db, companyId: string, jobId: string, message: string, extra: { reportKey?: string | null } = {}): Promise<boolean> {
+  const row = await loadJob(db, companyId, jobId);
+  if (!row || row.status === "done" || row.status === "failed") return false;
+  const [updated] = await db
+    .update(jobs)
+    .set({ status: "failed", errorMessage: message, ...extra, updatedAt: now() })
+    .where(and(eq(jobs.id, jobId), eq(jobs.companyId, companyId), eq(jobs.status, row.status)))
+    .returning();
+  if (!updated) return false;
+  await publishJob(env, updated);
+  await deleteStaging(env.FILES, jobId);
+  return true;
+}
+
+/** Deletes every object under the job's staging prefix (up to 1,000 keys per call, as R2 allows). */
+export async function deleteStaging(bucket: R2Bucket, jobId: string): Promise<void> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await bucket.list({ prefix: stagingPrefix(jobId), cursor, limit: 1000 });
+    if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
+    if (!page.truncated) break;
+    cursor = page.cursor;
+  }
+}

@@ -1,0 +1,564 @@
+/**
+ * The contact import (issue 4 "Import and export"): an .xlsx uploaded to R2, previewed, mapped by
+ * the user, then run on the `jobs` queue in three kinds of message.
+ *
+ * 1. `import.parse`: streams the whole sheet once (worker/lib/xlsx-reader.ts), maps each row's
+ *    columns, refuses later duplicates of a phone inside the file, and stages the rows in R2 as
+ *    chunks (`jobs/<jobId>/chunk-<n>.json`, at most CHUNK_MAX_ROWS rows or CHUNK_MAX_STATEMENTS
+ *    estimated D1 statements each). No contact is written in this step, so a bad file (zip bomb,
+ *    damage found halfway, more than MAX_IMPORT_ROWS rows) fails the job with nothing written.
+ * 2. `import.chunk` n: upserts chunk n through upsertContactsByPhone (one D1 batch), keeps its
+ *    refused rows (`refused-<n>.json`), and advances the job with a conditional UPDATE on
+ *    `params.nextChunk = n`, so a redelivered message never counts a chunk twice; then enqueues
+ *    chunk n + 1 (or finish) and pushes `job.updated`. One chunk per invocation keeps each under
+ *    D1's 1,000 queries per invocation (platform-limits A1).
+ * 3. `import.finish`: writes the report of refused rows (.xlsx: row, reason code, message, values)
+ *    to `media/<companyId>/<jobId>.xlsx`, marks the job done and deletes the staging objects.
+ *
+ * If the job fails after some chunks were written (retries exhausted: the dead-letter handler), its
+ * message names the last row written, and the rows before it are exactly the written ones.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { customFields, jobs, type JobRow } from "../../schema";
+import type { ImportTarget } from "../../schema/api-types";
+import { isImportTarget, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS } from "../../schema/validation/jobs";
+import type { AppEnv } from "../env";
+import { type ContactImportRow, normalizeContactPhone, upsertContactsByPhone } from "../lib/contacts";
+import type { Db } from "../lib/db";
+import { now } from "../lib/db";
+import { R2ObjectWriter } from "../lib/r2-writer";
+import { openXlsx, XlsxError, type XlsxLimits, DEFAULT_XLSX_LIMITS } from "../lib/xlsx-reader";
+import { XlsxWriter } from "../lib/xlsx-writer";
+import { type ByteSource, r2Source } from "../lib/zip-reader";
+import { deleteStaging, failJob, JobFailure, loadJob, publishJob, stagingPrefix } from "./common";
+import type { JobMessage } from "../queues/jobs";
+
+/** Most rows per staged chunk (one upsert call, one D1 batch). */
+export const CHUNK_MAX_ROWS = 1000;
+/** Most D1 statements a chunk's upsert is estimated to take; a chunk closes before it. */
+export const CHUNK_MAX_STATEMENTS = 600;
+/** Data rows shown in the upload's preview. */
+export const PREVIEW_ROWS = 5;
+/** Sheet XML read for a preview at most (bytes): a preview never reads a whole large file. */
+const PREVIEW_BUDGET_BYTES = 8 * 1024 * 1024;
+
+/** Reader limits of imports: the defaults (tests may pass smaller ones to the handlers). */
+export type ImportOptions = { limits?: XlsxLimits; maxRows?: number };
+
+// ---------------------------------------------------------------------------------------------
+// Upload: preview and suggested mapping
+// ---------------------------------------------------------------------------------------------
+
+/** Why an upload is refused before any job exists (400 naming `file` with this reason). */
+export class PreviewRefusal extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The header row and the first data rows of an upload. */
+export type ImportPreview = { headerRow: number; headers: string[]; preview: string[][]; columns: number };
+
+/**
+ * Reads the first sheet's header (its first non-empty row) and up to PREVIEW_ROWS data rows.
+ * Throws XlsxError (not an .xlsx, damaged, encrypted, zip bomb…) or PreviewRefusal: `empty_sheet`,
+ * `no_rows` (a header and nothing else), `too_many_rows` (the sheet's own dimension says so).
+ */
+export async function previewImport(source: ByteSource, options: ImportOptions = {}): Promise<ImportPreview> {
+  const workbook = await openXlsx(source, options.limits);
+  const scan: { budgetBytes: number; complete?: boolean; dimensionRows?: number } = { budgetBytes: PREVIEW_BUDGET_BYTES };
+  let header: { row: number; cells: string[] } | null = null;
+  const preview: string[][] = [];
+  for await (const row of workbook.rows(scan)) {
+    if (!header) header = row;
+    else preview.push(row.cells);
+    if (preview.length >= PREVIEW_ROWS) break;
+  }
+  if (!header) {
+    if (scan.complete) throw new PreviewRefusal("empty_sheet", "The spreadsheet is empty.");
+    throw new PreviewRefusal("no_rows", "No rows were found at the start of the spreadsheet.");
+  }
+  if (!preview.length && scan.complete) throw new PreviewRefusal("no_rows", "The spreadsheet has a header row but no contacts.");
+  const maxRows = options.maxRows ?? MAX_IMPORT_ROWS;
+  if (scan.dimensionRows !== undefined && scan.dimensionRows - header.row > maxRows) {
+    throw new PreviewRefusal("too_many_rows", `The spreadsheet has more than ${maxRows.toLocaleString("en-US")} rows; split it into smaller files.`);
+  }
+  const columns = Math.min(MAX_IMPORT_COLUMNS, Math.max(header.cells.length, ...preview.map((r) => r.length)));
+  const pad = (cells: string[]) => Array.from({ length: columns }, (_, i) => cells[i] ?? "");
+  return { headerRow: header.row, headers: pad(header.cells), preview: preview.map(pad), columns };
+}
+
+const fold = (text: string) =>
+  text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
+
+/** Header words (accents and punctuation dropped) of each contact attribute, in pt, en and es. */
+const HEADER_WORDS: Record<"name" | "phone" | "email" | "document" | "tags", string[]> = {
+  name: ["nome", "name", "nombre", "nomecompleto", "fullname", "nombrecompleto", "contato", "contact", "contacto", "cliente", "customer"],
+  phone: ["telefone", "phone", "celular", "whatsapp", "fone", "tel", "telefono", "movil", "mobile", "numero", "phonenumber", "numerodetelefone", "cel"],
+  email: ["email", "mail", "correo", "correoelectronico", "emailaddress"],
+  document: ["documento", "document", "cpf", "cnpj", "cpfcnpj", "dni", "nie", "cuit", "cuil", "taxid"],
+  tags: ["tags", "tag", "etiquetas", "etiqueta", "marcadores", "labels"],
+};
+
+/**
+ * A mapping guessed from the headers: contact attributes by their usual names in Portuguese,
+ * English and Spanish, custom fields by name or key; each target once, the rest `ignore`.
+ */
+export function suggestMapping(headers: string[], fields: { id: string; name: string; key: string }[]): Record<string, ImportTarget> {
+  const mapping: Record<string, ImportTarget> = {};
+  const used = new Set<string>();
+  headers.forEach((header, index) => {
+    const word = fold(header);
+    let target: ImportTarget = "ignore";
+    if (word) {
+      for (const [attribute, words] of Object.entries(HEADER_WORDS)) {
+        if (words.includes(word) && isImportTarget(attribute) && !used.has(attribute)) {
+          target = attribute;
+          break;
+        }
+      }
+      if (target === "ignore") {
+        const field = fields.find((f) => fold(f.name) === word || fold(f.key) === word);
+        if (field && !used.has(`field:${field.id}`)) target = `field:${field.id}`;
+      }
+    }
+    if (target !== "ignore") used.add(target);
+    mapping[String(index)] = target;
+  });
+  return mapping;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Job parameters and staged chunks
+// ---------------------------------------------------------------------------------------------
+
+/** `jobs.params` of an import. */
+export const importParamsSchema = z.object({
+  fileName: z.string(),
+  headerRow: z.number().int(),
+  columns: z.number().int(),
+  mapping: z.record(z.string(), z.custom<ImportTarget>(isImportTarget)).optional(),
+  /** Set by the parse step: chunks staged; the next one to upsert; the last sheet row written. */
+  chunks: z.number().int().optional(),
+  nextChunk: z.number().int().optional(),
+  lastRow: z.number().int().optional(),
+  inserted: z.number().int().optional(),
+  updated: z.number().int().optional(),
+});
+export type ImportParams = z.infer<typeof importParamsSchema>;
+
+/** A refused row as the report shows it. */
+export type Refusal = { row: number; reason: string; name?: string; phone?: string; email?: string; document?: string; detail?: string };
+
+const refusalSchema = z.object({
+  row: z.number().int(),
+  reason: z.string(),
+  name: z.string().optional(),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+  document: z.string().optional(),
+  detail: z.string().optional(),
+});
+
+const importRowSchema = z.object({
+  row: z.number().int(),
+  name: z.string().optional(),
+  phone: z.string(),
+  email: z.string().optional(),
+  document: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+
+/** A staged chunk: rows for upsertContactsByPhone, and rows the parse step refused itself. */
+const chunkSchema = z.object({ rows: z.array(importRowSchema), refused: z.array(refusalSchema), lastRow: z.number().int() });
+type Chunk = z.infer<typeof chunkSchema>;
+
+const chunkKey = (jobId: string, n: number) => `${stagingPrefix(jobId)}chunk-${n}.json`;
+const refusedKey = (jobId: string, n: number) => `${stagingPrefix(jobId)}refused-${n}.json`;
+/** Where the report (import) or result (export) of a job lives: served by /api/media with a signed URL. */
+export const outputKey = (companyId: string, jobId: string) => `media/${companyId}/${jobId}.xlsx`;
+
+/** Column indexes of each target. */
+type Plan = { phone: number; name?: number; email?: number; document?: number; tags: number[]; fields: [number, string][] };
+
+function planOf(mapping: Record<string, ImportTarget>): Plan {
+  const plan: Plan = { phone: -1, tags: [], fields: [] };
+  for (const [column, target] of Object.entries(mapping)) {
+    const index = Number(column);
+    if (target === "phone") plan.phone = index;
+    else if (target === "name" || target === "email" || target === "document") plan[target] = index;
+    else if (target === "tags") plan.tags.push(index);
+    else if (target.startsWith("field:")) plan.fields.push([index, target.slice("field:".length)]);
+  }
+  return plan;
+}
+
+function toImportRow(plan: Plan, row: number, cells: string[]): ContactImportRow {
+  const cell = (i: number | undefined) => (i === undefined ? "" : (cells[i] ?? "").trim());
+  const out: ContactImportRow = { row, phone: cell(plan.phone) };
+  const name = cell(plan.name);
+  const email = cell(plan.email);
+  const document = cell(plan.document);
+  if (name) out.name = name;
+  if (email) out.email = email;
+  if (document) out.document = document;
+  const tags = plan.tags.flatMap((i) => cell(i).split(/[,;]/)).map((t) => t.trim()).filter(Boolean);
+  if (tags.length) out.tags = [...new Set(tags)];
+  for (const [i, fieldId] of plan.fields) {
+    const value = cell(i);
+    if (value) (out.fields ??= {})[fieldId] = value;
+  }
+  return out;
+}
+
+/** D1 statements upsertContactsByPhone is estimated to run for a row (its chunk sizes: 11 contacts, 48 tag links, 24 values per statement). */
+function statementsOf(row: ContactImportRow): number {
+  return 2 / 11 + (row.tags?.length ?? 0) / 48 + Object.keys(row.fields ?? {}).length / 24 + 1 / 95;
+}
+
+/**
+ * Phones seen in the file (E.164 digits as numbers) → the row they were first seen on: an
+ * open-addressing table in typed arrays, 12 bytes a slot, so 500,000 phones take ~12 MiB instead
+ * of a Set of strings several times that.
+ */
+export class PhoneRows {
+  private keys = new Float64Array(1 << 16);
+  private rows = new Uint32Array(1 << 16);
+  private size = 0;
+
+  /** The row `phone` was first seen on, or null after recording `row` for it. `phone` is E.164. */
+  firstRow(phone: string, row: number): number | null {
+    const key = Number(phone.slice(1));
+    if (!Number.isSafeInteger(key) || key <= 0) return null;
+    if ((this.size + 1) * 2 > this.keys.length) this.grow();
+    const mask = this.keys.length - 1;
+    for (let i = this.hash(key) & mask; ; i = (i + 1) & mask) {
+      const k = this.keys[i]!;
+      if (k === 0) {
+        this.keys[i] = key;
+        this.rows[i] = row;
+        this.size += 1;
+        return null;
+      }
+      if (k === key) return this.rows[i]!;
+    }
+  }
+
+  private hash(key: number): number {
+    const lo = key % 4294967296 >>> 0;
+    const hi = Math.floor(key / 4294967296) >>> 0;
+    return Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) ^ (lo >>> 15);
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const rows = this.rows;
+    this.keys = new Float64Array(keys.length * 2);
+    this.rows = new Uint32Array(keys.length * 2);
+    this.size = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k !== 0) this.firstRow(`+${k}`, rows[i]!);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queue handlers
+// ---------------------------------------------------------------------------------------------
+
+/** What the handlers need: the bindings and a way to enqueue the next message. */
+export type JobDeps = { env: AppEnv; db: Db; send(message: JobMessage): Promise<void> };
+
+function paramsOf(job: JobRow): ImportParams {
+  const parsed = importParamsSchema.safeParse(job.params);
+  if (!parsed.success) throw new JobFailure("The import's settings are missing; upload the file again.");
+  return parsed.data;
+}
+
+/**
+ * `import.parse`: stages the mapped rows in R2 chunks, sets `total`, then enqueues chunk 0.
+ * Idempotent: a job already staged only re-enqueues its next chunk. A bad file fails the job.
+ */
+export async function runImportParse(deps: JobDeps, message: { jobId: string; companyId: string }, options: ImportOptions = {}): Promise<void> {
+  const { env, db } = deps;
+  const job = await loadJob(db, message.companyId, message.jobId);
+  if (!job || job.type !== "import" || (job.status !== "queued" && job.status !== "running")) return;
+  try {
+    const params = paramsOf(job);
+    if (params.chunks !== undefined) {
+      if (params.nextChunk === 0) await deps.send(nextMessage(job, params.chunks, 0));
+      return;
+    }
+    if (!params.mapping || !job.fileKey) throw new JobFailure("The import has no column mapping; start it again.");
+    if (job.status === "queued") {
+      const [running] = await db.update(jobs).set({ status: "running", updatedAt: now() }).where(and(eq(jobs.id, job.id), eq(jobs.status, "queued"))).returning();
+      if (running) await publishJob(env, running);
+    }
+    const source = await r2Source(env.FILES, job.fileKey);
+    if (!source) throw new JobFailure("The uploaded file is no longer available; upload it again.");
+    const staged = await stageRows(env.FILES, job.id, source, params, options);
+    const [updated] = await db
+      .update(jobs)
+      .set({
+        total: staged.rows,
+        params: { ...params, chunks: staged.chunks, nextChunk: 0, lastRow: params.headerRow, inserted: 0, updated: 0 },
+        updatedAt: now(),
+      })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), isNull(sql`json_extract(${jobs.params}, '$.chunks')`)))
+      .returning();
+    if (!updated) return;
+    await publishJob(env, updated);
+    await deps.send(nextMessage(job, staged.chunks, 0));
+  } catch (error) {
+    const message = failureMessage(error);
+    if (message === null) throw error;
+    await failJob(env, db, job.companyId, job.id, message);
+  }
+}
+
+/** The message after chunk `n - 1`: chunk n, or finish when every chunk is done. */
+function nextMessage(job: JobRow, chunks: number, n: number): JobMessage {
+  return n < chunks ? { type: "import.chunk", jobId: job.id, companyId: job.companyId, chunk: n } : { type: "import.finish", jobId: job.id, companyId: job.companyId };
+}
+
+/** The user-facing message of a failure that ends a job, or null for one worth retrying. */
+export function failureMessage(error: unknown): string | null {
+  if (error instanceof XlsxError) return error.message;
+  if (error instanceof JobFailure) return error.message;
+  return null;
+}
+
+/** Streams the sheet into chunk objects; answers the data rows and chunks staged. */
+async function stageRows(bucket: R2Bucket, jobId: string, source: ByteSource, params: ImportParams, options: ImportOptions): Promise<{ rows: number; chunks: number }> {
+  const workbook = await openXlsx(source, options.limits ?? DEFAULT_XLSX_LIMITS);
+  const plan = planOf(params.mapping ?? {});
+  const maxRows = options.maxRows ?? MAX_IMPORT_ROWS;
+  const phones = new PhoneRows();
+  let chunks = 0;
+  let rows = 0;
+  let current: Chunk = { rows: [], refused: [], lastRow: 0 };
+  let statements = 0;
+  const flush = async () => {
+    await bucket.put(chunkKey(jobId, chunks), JSON.stringify(current));
+    chunks += 1;
+    current = { rows: [], refused: [], lastRow: 0 };
+    statements = 0;
+  };
+  for await (const row of workbook.rows()) {
+    if (row.row <= params.headerRow) continue;
+    rows += 1;
+    if (rows > maxRows) throw new JobFailure(`The spreadsheet has more than ${maxRows.toLocaleString("en-US")} rows; split it into smaller files.`);
+    const mapped = toImportRow(plan, row.row, row.cells);
+    current.lastRow = row.row;
+    const phone = mapped.phone ? normalizeContactPhone(mapped.phone) : null;
+    const first = phone ? phones.firstRow(phone, row.row) : null;
+    if (first !== null) {
+      current.refused.push({ ...refusalValues(mapped), row: row.row, reason: "duplicate_in_file", detail: `Same phone as row ${first}.` });
+    } else {
+      current.rows.push(mapped);
+      statements += statementsOf(mapped);
+    }
+    if (current.rows.length >= CHUNK_MAX_ROWS || statements >= CHUNK_MAX_STATEMENTS || current.refused.length >= CHUNK_MAX_ROWS * 4) await flush();
+  }
+  if (current.rows.length || current.refused.length) await flush();
+  return { rows, chunks };
+}
+
+function refusalValues(row: ContactImportRow): Omit<Refusal, "row" | "reason"> {
+  return { name: row.name, phone: row.phone, email: row.email, document: row.document };
+}
+
+/**
+ * `import.chunk` n: upserts the chunk and advances the job exactly once (a conditional UPDATE on
+ * `params.nextChunk = n`), then enqueues the next message and publishes progress. A redelivery of
+ * a chunk already counted only re-enqueues the next message when nothing further has happened.
+ */
+export async function runImportChunk(deps: JobDeps, message: { jobId: string; companyId: string; chunk: number }): Promise<void> {
+  const { env, db } = deps;
+  const job = await loadJob(db, message.companyId, message.jobId);
+  if (!job || job.type !== "import" || job.status !== "running") return;
+  let params: ImportParams;
+  try {
+    params = paramsOf(job);
+  } catch (error) {
+    await failJob(env, db, job.companyId, job.id, failureMessage(error) ?? "The import failed.");
+    return;
+  }
+  const n = message.chunk;
+  const chunks = params.chunks ?? 0;
+  const next = params.nextChunk ?? 0;
+  if (next > n) {
+    // Counted already; repair the chain if its next message was lost before being sent.
+    if (next === n + 1) await deps.send(nextMessage(job, chunks, n + 1));
+    return;
+  }
+  if (next < n) throw new Error(`chunk ${n} arrived before chunk ${next} of job ${job.id}`);
+
+  const object = await env.FILES.get(chunkKey(job.id, n));
+  if (!object) {
+    await failJob(env, db, job.companyId, job.id, `The import lost its place after row ${params.lastRow ?? params.headerRow}; rows up to there were imported.`);
+    return;
+  }
+  const chunk = chunkSchema.parse(await object.json());
+  const result = await upsertContactsByPhone(env, db, job.companyId, chunk.rows);
+  const byRow = new Map(chunk.rows.map((r) => [r.row, r]));
+  const refused: Refusal[] = [
+    ...chunk.refused,
+    ...result.refused.map((r) => {
+      const source = byRow.get(r.row);
+      return { ...(source ? refusalValues(source) : {}), row: r.row, reason: r.reason };
+    }),
+  ].sort((a, b) => a.row - b.row);
+  if (refused.length) await env.FILES.put(refusedKey(job.id, n), JSON.stringify(refused));
+
+  const handled = chunk.rows.length + chunk.refused.length;
+  const [updated] = await db
+    .update(jobs)
+    .set({
+      processed: sql`${jobs.processed} + ${handled}`,
+      errors: sql`${jobs.errors} + ${refused.length}`,
+      params: sql`json_set(${jobs.params}, '$.nextChunk', ${n + 1}, '$.lastRow', ${chunk.lastRow}, '$.inserted', coalesce(json_extract(${jobs.params}, '$.inserted'), 0) + ${result.inserted}, '$.updated', coalesce(json_extract(${jobs.params}, '$.updated'), 0) + ${result.updated})`,
+      updatedAt: now(),
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.companyId, job.companyId), eq(jobs.status, "running"), sql`json_extract(${jobs.params}, '$.nextChunk') = ${n}`))
+    .returning();
+  if (!updated) return;
+  await publishJob(env, updated);
+  await deps.send(nextMessage(job, chunks, n + 1));
+}
+
+/** Report columns. */
+const REPORT_HEADER = ["Row", "Reason", "Message", "Name", "Phone", "Email", "Document"];
+
+/** A sentence for each refusal code of upsertContactsByPhone (the report's "Message" column). */
+export function refusalMessage(reason: string): string {
+  const [code, key] = reason.split(":", 2);
+  const field = key ? ` (${key})` : "";
+  switch (code) {
+    case "missing_phone":
+      return "The phone is missing.";
+    case "invalid_phone":
+      return "The phone is not a valid number.";
+    case "duplicate_in_file":
+      return "The phone appears on an earlier row of the file.";
+    case "invalid_name":
+      return "The name is not valid.";
+    case "invalid_email":
+      return key ? `The e-mail${field} is not valid.` : "The e-mail is not valid.";
+    case "invalid_document":
+      return "The document (CPF, CNPJ, DNI, NIE or CUIT) is not valid.";
+    case "invalid_tag":
+      return "A tag is longer than 40 characters.";
+    case "too_many_tags":
+      return "The row has more than 50 tags.";
+    case "unknown_field":
+      return "A mapped custom field no longer exists.";
+    case "invalid_number":
+      return `The value${field} is not a number.`;
+    case "invalid_date":
+      return `The value${field} is not a date.`;
+    case "invalid_datetime":
+      return `The value${field} is not a date and time.`;
+    case "too_long":
+      return `The value${field} is too long.`;
+    default:
+      return `The row was refused (${reason}).`;
+  }
+}
+
+/**
+ * Writes the report of the refused rows of chunks 0..chunks-1 to `outputKey` (an .xlsx: row,
+ * reason code, message, the row's values), streaming: one chunk's refusals in memory at a time.
+ */
+async function writeReport(env: AppEnv, job: JobRow, chunks: number): Promise<string> {
+  const key = outputKey(job.companyId, job.id);
+  const writer = new XlsxWriter({ sheetName: "Refused rows" });
+  const upload = new R2ObjectWriter(env.FILES, key, {
+    httpMetadata: {
+      contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      contentDisposition: `attachment; filename="import-report-${job.id.slice(0, 8)}.xlsx"`,
+    },
+  });
+  try {
+    writer.addRow(REPORT_HEADER, { header: true });
+    for (let n = 0; n < chunks; n++) {
+      const object = await env.FILES.get(refusedKey(job.id, n));
+      if (!object) continue;
+      for (const r of z.array(refusalSchema).parse(await object.json())) {
+        const message = r.detail ? `${refusalMessage(r.reason)} ${r.detail}` : refusalMessage(r.reason);
+        writer.addRow([r.row, r.reason, message, r.name, r.phone, r.email, r.document]);
+      }
+      await upload.writeAll(writer.take());
+    }
+    await upload.writeAll(writer.finish());
+    await upload.close();
+  } catch (error) {
+    await upload.abort();
+    throw error;
+  }
+  return key;
+}
+
+/**
+ * `import.finish`: writes the report of refused rows (when there are any), marks the job done and
+ * deletes the staging objects. Idempotent: the report key is fixed and a finished job is left alone.
+ */
+export async function runImportFinish(deps: JobDeps, message: { jobId: string; companyId: string }): Promise<void> {
+  const { env, db } = deps;
+  const job = await loadJob(db, message.companyId, message.jobId);
+  if (!job || job.type !== "import" || job.status !== "running") return;
+  const params = importParamsSchema.safeParse(job.params);
+  const chunks = params.success ? (params.data.chunks ?? 0) : 0;
+  const reportKey = job.errors > 0 ? await writeReport(env, job, chunks) : null;
+  const [done] = await db
+    .update(jobs)
+    .set({ status: "done", reportKey, updatedAt: now() })
+    .where(and(eq(jobs.id, job.id), eq(jobs.companyId, job.companyId), eq(jobs.status, "running")))
+    .returning();
+  if (done) await publishJob(env, done);
+  await deleteStaging(env.FILES, job.id);
+}
+
+/**
+ * The dead-letter end of an import: marks it failed, naming what was written (chunks are written
+ * in row order, so every row up to `lastRow` was handled and none after it), with a report of the
+ * rows refused up to there.
+ */
+export async function failImport(env: AppEnv, db: Db, job: JobRow, cause: string): Promise<void> {
+  const params = importParamsSchema.safeParse(job.params);
+  const lastRow = params.success ? params.data.lastRow : undefined;
+  const headerRow = params.success ? params.data.headerRow : 1;
+  const done = params.success ? (params.data.nextChunk ?? 0) : 0;
+  const written =
+    lastRow !== undefined && lastRow > headerRow
+      ? ` Rows ${headerRow + 1} to ${lastRow} were imported (${job.processed - job.errors} contacts, ${job.errors} refused); rows after ${lastRow} were not.`
+      : " No contact was imported.";
+  let reportKey: string | null = null;
+  if (job.errors > 0 && done > 0) {
+    try {
+      reportKey = await writeReport(env, job, done);
+    } catch (error) {
+      console.error("[jobs] partial report failed", job.id, error);
+    }
+  }
+  await failJob(env, db, job.companyId, job.id, `${cause}${written}`, { reportKey });
+}
+
+/** Fields a mapping may target: the company's `user` fields without a formula. */
+export async function importableFields(db: Db, companyId: string): Promise<{ id: string; name: string; key: string }[]> {
+  const rows = await db
+    .select({ id: customFields.id, name: customFields.name, key: customFields.key, formula: customFields.formula })
+    .from(customFields)
+    .where(and(eq(customFields.companyId, companyId), eq(customFields.kind, "user")));
+  return rows.filter((r) => !r.formula).map(({ id, name, key }) => ({ id, name, key }));
+}

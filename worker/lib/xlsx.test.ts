@@ -1,0 +1,120 @@
+/**
+ * The streaming .xlsx reader and writer on their own: an Excel-like workbook, round trips with
+ * formula-like text, and hostile files failing with a clear XlsxError.
+ */
+import { describe, expect, it } from "vitest";
+import { strToU8, unzipSync, zipSync } from "fflate";
+import { openXlsx, XlsxError, excelSerialToIso, isDateFormatCode, numberText, type XlsxRow } from "./xlsx-reader";
+import { memorySource } from "./zip-reader";
+import { damageSheet, excelLikeRows, excelLikeXlsx, xlsxOf, zipBombXlsx } from "../test/xlsx-fixtures";
+
+async function readAll(bytes: Uint8Array): Promise<XlsxRow[]> {
+  const rows: XlsxRow[] = [];
+  for await (const row of (await openXlsx(memorySource(bytes))).rows()) rows.push(row);
+  return rows;
+}
+
+async function failure(promise: Promise<unknown>): Promise<XlsxError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof XlsxError) return error;
+    throw error;
+  }
+  throw new Error("expected an XlsxError");
+}
+
+describe("xlsx reader", () => {
+  it("reads an Excel-style workbook: shared strings after the sheet, rich text, dates, numbers, booleans, inline strings", async () => {
+    expect(await readAll(excelLikeXlsx())).toEqual(excelLikeRows);
+  });
+
+  it("converts serial dates in the 1900 system (with its leap-year bug) and the 1904 system", () => {
+    expect(excelSerialToIso(1)).toBe("1900-01-01");
+    expect(excelSerialToIso(59)).toBe("1900-02-28");
+    expect(excelSerialToIso(61)).toBe("1900-03-01");
+    expect(excelSerialToIso(45292)).toBe("2024-01-01");
+    expect(excelSerialToIso(45292.75)).toBe("2024-01-01T18:00:00");
+    expect(excelSerialToIso(0, true)).toBe("1904-01-01");
+    expect(isDateFormatCode("dd/mm/yyyy")).toBe(true);
+    expect(isDateFormatCode('[Red]#,##0.00;"day"')).toBe(false);
+    expect(isDateFormatCode("0.00%")).toBe(false);
+    expect(numberText("5.511987654321E+12")).toBe("5511987654321");
+    expect(numberText("1.5")).toBe("1.5");
+  });
+
+  it("round-trips what the writer writes, formula-like text included, and marks it quotePrefix", async () => {
+    const rows = [
+      ["Name", "Phone", "Note"],
+      ["=HYPERLINK(\"http://evil\",\"x\")", "+5511987654321", "-1+2"],
+      ["@SUM(A1)", "\tTab", "plain <b>&amp;</b>"],
+      ["Zoë 👋", 42, true],
+    ];
+    const bytes = xlsxOf(rows);
+    const read = await readAll(bytes);
+    expect(read.map((r) => r.cells)).toEqual([
+      ["Name", "Phone", "Note"],
+      ["=HYPERLINK(\"http://evil\",\"x\")", "+5511987654321", "-1+2"],
+      ["@SUM(A1)", "\tTab", "plain <b>&amp;</b>"],
+      ["Zoë 👋", "42", "TRUE"],
+    ]);
+    const sheet = new TextDecoder().decode(unzipSync(bytes)["xl/worksheets/sheet1.xml"]);
+    expect(sheet).not.toContain("<f>");
+    // Every formula-like cell is an inline string with the quotePrefix style (s="1").
+    expect(sheet).toContain('<c r="A2" t="inlineStr" s="1"><is><t>=HYPERLINK(&quot;http://evil&quot;,&quot;x&quot;)</t></is></c>');
+    expect(sheet).toContain('<c r="B2" t="inlineStr" s="1">');
+    expect(sheet).toContain('<c r="C2" t="inlineStr" s="1">');
+    expect(sheet).toContain('<c r="A3" t="inlineStr" s="1">');
+    expect(sheet).toContain('<c r="C3" t="inlineStr"><is>');
+    const styles = new TextDecoder().decode(unzipSync(bytes)["xl/styles.xml"]);
+    expect(styles).toContain('quotePrefix="1"');
+  });
+
+  it("refuses what is not an .xlsx: text, a zip of something else", async () => {
+    expect((await failure(openXlsx(memorySource(strToU8("name,phone\nAna,+5511987654321\n"))))).reason).toBe("not_xlsx");
+    expect((await failure(openXlsx(memorySource(zipSync({ "word/document.xml": strToU8("<w/>") }))))).reason).toBe("not_xlsx");
+  });
+
+  it("a truncated file fails as damaged, naming the cut", async () => {
+    const bytes = xlsxOf([["Name"], ["Ana"]]);
+    const error = await failure(openXlsx(memorySource(bytes.slice(0, Math.floor(bytes.length / 2)))));
+    expect(error.reason).toBe("damaged");
+    expect(error.message).toMatch(/cut short/);
+  });
+
+  it("damaged compressed data fails the scan as damaged after the rows before it", async () => {
+    const rows = [["Name", "Phone"], ...Array.from({ length: 20_000 }, (_, i) => [`Contact ${i}`, `+55119${String(i).padStart(8, "0")}`])];
+    const bytes = await damageSheet(xlsxOf(rows), 0.7);
+    let seen = 0;
+    const error = await failure(
+      (async () => {
+        for await (const _row of (await openXlsx(memorySource(bytes))).rows()) seen += 1;
+      })(),
+    );
+    expect(error.reason).toBe("damaged");
+    expect(seen).toBeGreaterThan(100);
+  });
+
+  it("a zip bomb fails as zip_bomb without inflating it whole", async () => {
+    const error = await failure(readAll(zipBombXlsx(40)));
+    expect(error.reason).toBe("zip_bomb");
+    expect(error.message).toMatch(/zip bomb/);
+  });
+
+  it("a run of text without markup longer than 1 MB fails as damaged (the parser would buffer it)", async () => {
+    const sheet = `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c t="inlineStr"><is><t>${"x".repeat(1_100_000)}</t></is></c></row></sheetData></worksheet>`;
+    const bytes = zipSync({ "[Content_Types].xml": strToU8("<Types/>"), "xl/workbook.xml": strToU8("<workbook/>"), "xl/worksheets/sheet1.xml": strToU8(sheet) });
+    expect((await failure(readAll(bytes))).reason).toBe("damaged");
+  });
+
+  it("malformed XML in the sheet fails as damaged", async () => {
+    const bytes = zipSync({
+      "[Content_Types].xml": strToU8("<Types/>"),
+      "xl/workbook.xml": strToU8("<workbook/>"),
+      "xl/worksheets/sheet1.xml": strToU8("<worksheet><sheetData><row><c><v>1</c></row></sheetData></worksheet>"),
+    });
+    const error = await failure(readAll(bytes));
+    expect(error.reason).toBe("damaged");
+    expect(error.message).toMatch(/not valid XML/);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The `jobs` queue (DESIGN.md "Queues"; STYLE habit 4): contact import and export.
+ *
+ * Messages are a discriminated union on `type`, parsed with zod on arrival (a malformed message is
+ * logged and acknowledged, never retried forever). The consumer switches on the type, calls that
+ * type's handler (worker/jobs/*: each takes its dependencies and the message, nothing of the queue
+ * runtime), then acks; a thrown error (D1, R2 or a Durable Object unavailable) retries the message
+ * with exponential backoff (`backoffSeconds`). Failures that retrying cannot fix (a bad file, a
+ * limit) are settled inside the handlers as a failed job. After `max_retries` (wrangler.toml) a
+ * message lands on `jobs-dlq`, whose own handler marks its job failed with a clear message.
+ *
+ * Delivery is at least once: every handler is idempotent (see worker/jobs/import.ts).
+ */
+import { z } from "zod";
+import type { AppEnv } from "../env";
+import { getDb } from "../lib/db";
+import { idSchema } from "../../schema/validation/common";
+import { loadJob } from "../jobs/common";
+import { failExport, runExport } from "../jobs/export";
+import { failImport, runImportChunk, runImportFinish, runImportParse, type JobDeps } from "../jobs/import";
+
+const base = { jobId: idSchema, companyId: idSchema };
+
+/** Messages of the `jobs` queue. */
+export const jobMessageSchema = z.discriminatedUnion("type", [
+  /** Read the uploaded .xlsx, stage its mapped rows. */
+  z.object({ type: z.literal("import.parse"), ...base }),
+  /** Upsert staged chunk `chunk`. */
+  z.object({ type: z.literal("import.chunk"), ...base, chunk: z.number().int().min(0) }),
+  /** Write the report, mark the import done. */
+  z.object({ type: z.literal("import.finish"), ...base }),
+  /** Write the export file. */
+  z.object({ type: z.literal("export"), ...base }),
+]);
+export type JobMessage = z.infer<typeof jobMessageSchema>;
+
+/** Queue names (wrangler.toml). */
+export const JOBS_QUEUE = "jobs";
+export const JOBS_DLQ = "jobs-dlq";
+
+/** Delay before retry `attempts` (1-based): 10 s, 20 s, 40 s … capped at 10 minutes. */
+export function backoffSeconds(attempts: number): number {
+  return Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Enqueues a job message on JOBS. */
+export async function sendJob(env: AppEnv, message: JobMessage): Promise<void> {
+  await env.JOBS.send(message, { contentType: "json" });
+}
+
+/** The handler of each message type. */
+export async function handleJobMessage(deps: JobDeps, message: JobMessage): Promise<void> {
+  switch (message.type) {
+    case "import.parse":
+      return runImportParse(deps, message);
+    case "import.chunk":
+      return runImportChunk(deps, message);
+    case "import.finish":
+      return runImportFinish(deps, message);
+    case "export":
+      return runExport(deps, message);
+  }
+}
+
+/** The dead-letter handler: the job of a message that exhausted its retries fails, saying so. */
+export async function handleDeadJobMessage(deps: JobDeps, message: JobMessage): Promise<void> {
+  const job = await loadJob(deps.db, message.companyId, message.jobId);
+  if (!job || job.status === "done" || job.status === "failed") return;
+  const cause = "The job stopped after several failed attempts (a temporary error kept recurring); try again later.";
+  if (job.type === "import") await failImport(deps.env, deps.db, job, cause);
+  else await failExport(deps, job, cause);
+}
+
+function depsOf(env: AppEnv): JobDeps {
+  return { env, db: getDb(env.DB), send: (message) => sendJob(env, message) };
+}
+
+/**
+ * The consumer of `jobs` (and, with `dead`, of `jobs-dlq`): each message is parsed, handled, then
+ * acked, or retried with backoff when its handler throws.
+ */
+export async function consumeJobs(batch: MessageBatch, env: AppEnv, dead = false): Promise<void> {
+  const deps = depsOf(env);
+  for (const msg of batch.messages) {
+    const parsed = jobMessageSchema.safeParse(msg.body);
+    if (!parsed.success) {
+      console.error(`[jobs] malformed message on ${batch.queue}, dropped`, msg.id, JSON.stringify(msg.body).slice(0, 500));
+      msg.ack();
+      continue;
+    }
+    try {
+      if (dead) await handleDeadJobMessage(deps, parsed.data);
+      else await handleJobMessage(deps, parsed.data);
+      msg.ack();
+    } catch (error) {
+      console.error(`[jobs] ${parsed.data.type} of job ${parsed.data.jobId} failed (attempt ${msg.attempts}); retrying`, error);
+      msg.retry({ delaySeconds: backoffSeconds(msg.attempts) });
+    }
+  }
+}

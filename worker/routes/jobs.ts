@@ -1,0 +1,147 @@
+/**
+ * Contact import and export (issue 4 "Import and export"), permission `contacts`:
+ * - POST /api/contacts/import (multipart `file`, an .xlsx ≤ 50 MB) → 201 ImportUploadAnswer;
+ * - POST /api/jobs/{id}/start {mapping} → 200 JobAnswer (status `queued`);
+ * - POST /api/contacts/export {filter?} → 201 JobAnswer (status `queued`);
+ * - GET /api/jobs/{id} → JobAnswer, with signed, expiring download URLs.
+ * Another company's job answers 404. The work itself runs on the `jobs` queue (worker/queues/jobs.ts).
+ */
+import { Hono } from "hono";
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { jobs } from "../../schema";
+import type { ImportUploadAnswer } from "../../schema/api-types";
+import { idSchema } from "../../schema/validation/common";
+import { contactExportInput, importStartInput, MAX_IMPORT_BYTES } from "../../schema/validation/jobs";
+import type { HonoEnv } from "../middleware/context";
+import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
+import { now } from "../lib/db";
+import { AppError, notFound, validationError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { resolveFilter } from "../lib/contacts";
+import { XlsxError } from "../lib/xlsx-reader";
+import { memorySource } from "../lib/zip-reader";
+import { zv } from "../lib/validate";
+import { loadJob, presentJob } from "../jobs/common";
+import { importableFields, importParamsSchema, PreviewRefusal, previewImport, suggestMapping } from "../jobs/import";
+import { sendJob } from "../queues/jobs";
+
+const idParam = z.object({ id: idSchema });
+const importForm = z.object({ file: z.instanceof(File, { error: "file_required" }) });
+
+const notXlsx = () => new AppError("validation_failed", "The file must be .xlsx", { file: "not_xlsx" });
+
+/** POST /api/contacts/import and /export (mounted under /api/contacts). */
+export const contactFileRoutes = new Hono<HonoEnv>()
+  .use("/import", requireUser, requireCompany, requireSubscription, requirePermission("contacts"))
+  .use("/export", requireUser, requireCompany, requireSubscription, requirePermission("contacts"))
+  /**
+   * POST /api/contacts/import, multipart `file` → 201 {jobId, headers, preview, suggestedMapping}.
+   * 400 naming `file`: `file_required`, `too_large` (> 50 MB), `empty_file`, `not_xlsx` ('The file
+   * must be .xlsx', judged by content: a zip holding [Content_Types].xml and xl/workbook.xml),
+   * `damaged`, `encrypted`, `unsupported`, `zip_bomb`, `empty_sheet`, `no_rows` (only a header),
+   * `too_many_rows` (> 500,000 by the sheet's dimension).
+   */
+  .post("/import", async (c) => {
+    const declared = Number(c.req.header("Content-Length") ?? 0);
+    if (declared > MAX_IMPORT_BYTES + 1024 * 1024) throw new AppError("validation_failed", "The file is larger than 50 MB.", { file: "too_large" });
+    const form = importForm.safeParse(await c.req.parseBody());
+    if (!form.success) throw validationError(form.error);
+    const file = form.data.file;
+    if (file.size > MAX_IMPORT_BYTES) throw new AppError("validation_failed", "The file is larger than 50 MB.", { file: "too_large" });
+    if (file.size === 0) throw new AppError("validation_failed", "The file is empty.", { file: "empty_file" });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const preview = await previewImport(memorySource(bytes)).catch((error: unknown) => {
+      if (error instanceof XlsxError) throw error.reason === "not_xlsx" ? notXlsx() : new AppError("validation_failed", error.message, { file: error.reason });
+      if (error instanceof PreviewRefusal) throw new AppError("validation_failed", error.message, { file: error.reason });
+      throw error;
+    });
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    const jobId = newId();
+    const fileKey = `imports/${companyId}/${jobId}.xlsx`;
+    await c.env.FILES.put(fileKey, bytes, { httpMetadata: { contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } });
+    const at = now();
+    await db.insert(jobs).values({
+      id: jobId,
+      companyId,
+      type: "import",
+      status: "uploaded",
+      fileKey,
+      params: { fileName: file.name.slice(0, 200), headerRow: preview.headerRow, columns: preview.columns },
+      createdBy: c.var.memberId,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const answer: ImportUploadAnswer = {
+      jobId,
+      headers: preview.headers,
+      preview: preview.preview,
+      suggestedMapping: suggestMapping(preview.headers, await importableFields(db, companyId)),
+    };
+    return c.json(answer, 201);
+  })
+  /**
+   * POST /api/contacts/export {filter?: {search?, tags?, fields?}} → 201 JobAnswer (queued). 400
+   * naming the filter's unknown tags (`tags`) or fields (`filter.fields.<id>`).
+   */
+  .post("/export", zv("json", contactExportInput), async (c) => {
+    const { filter } = c.req.valid("json");
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    await resolveFilter(db, companyId, filter, (id) => `filter.fields.${id}`);
+    const at = now();
+    const [row] = await db
+      .insert(jobs)
+      .values({ id: newId(), companyId, type: "export", status: "queued", params: { filter }, createdBy: c.var.memberId, createdAt: at, updatedAt: at })
+      .returning();
+    if (!row) throw new Error("job insert returned nothing");
+    await sendJob(c.env, { type: "export", jobId: row.id, companyId });
+    return c.json(await presentJob(c.env, row), 201);
+  });
+
+/** /api/jobs. */
+export const jobsRoutes = new Hono<HonoEnv>()
+  .use(requireUser, requireCompany, requireSubscription, requirePermission("contacts"))
+  /** GET /api/jobs/{id} → JobAnswer; 404 for an unknown id or another company's job. */
+  .get("/:id", zv("param", idParam), async (c) => {
+    const job = await loadJob(c.var.db, c.var.company.id, c.req.valid("param").id);
+    if (!job) throw notFound("Job");
+    return c.json(await presentJob(c.env, job));
+  })
+  /**
+   * POST /api/jobs/{id}/start {mapping: {[columnIndex]: target}} → 200 JobAnswer (queued). 400
+   * naming `mapping`: `phone_required`, `duplicate_target`, `invalid_target`, `invalid_column`
+   * (beyond the file's columns), `unknown_field` (not an importable field of the company). 409
+   * `conflict` when the job is not an import waiting for its mapping.
+   */
+  .post("/:id/start", zv("param", idParam), zv("json", importStartInput), async (c) => {
+    const { mapping } = c.req.valid("json");
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    const job = await loadJob(db, companyId, c.req.valid("param").id);
+    if (!job) throw notFound("Job");
+    if (job.type !== "import" || job.status !== "uploaded") throw new AppError("conflict", "This import has already started.");
+    const params = importParamsSchema.safeParse(job.params);
+    if (!params.success) throw new AppError("conflict", "This import cannot start; upload the file again.");
+    if (Object.keys(mapping).some((column) => Number(column) >= params.data.columns)) {
+      throw new AppError("validation_failed", "The mapping names a column the file does not have.", { mapping: "invalid_column" });
+    }
+    const fieldIds = new Set((await importableFields(db, companyId)).map((f) => f.id));
+    if (Object.values(mapping).some((target) => target.startsWith("field:") && !fieldIds.has(target.slice("field:".length)))) {
+      throw new AppError("validation_failed", "The mapping names a custom field that does not exist.", { mapping: "unknown_field" });
+    }
+    const [queued] = await db
+      .update(jobs)
+      .set({ status: "queued", params: { ...params.data, mapping }, updatedAt: now() })
+      .where(and(eq(jobs.id, job.id), eq(jobs.companyId, companyId), eq(jobs.status, "uploaded")))
+      .returning();
+    if (!queued) throw new AppError("conflict", "This import has already started.");
+    try {
+      await sendJob(c.env, { type: "import.parse", jobId: job.id, companyId });
+    } catch (error) {
+      await db.update(jobs).set({ status: "uploaded", updatedAt: now() }).where(eq(jobs.id, job.id));
+      throw error;
+    }
+    return c.json(await presentJob(c.env, queued));
+  });
