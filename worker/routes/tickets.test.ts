@@ -415,3 +415,27 @@ describe("cursor validation", () => {
     }
   });
 });
+
+describe("one active ticket per contact and connection; transfers go to members who attend chats", () => {
+  it("reopening an old closed ticket while a newer one is active answers 409; transferring to a member without `tickets` answers 400", async () => {
+    const owner = await register();
+    const conn = await cloudConnection(owner.token);
+    const from = uniqueWaId();
+    await deliverOk(textWebhook(conn.phoneNumberId, from, wamid(), "primeiro"));
+    const first = await onlyTicket(owner.token);
+    await expectStatus(await call("POST", `/api/tickets/${first.id}/close`, { token: owner.token }), 200);
+    await deliverOk(textWebhook(conn.phoneNumberId, from, wamid(), "segundo"));
+    const list = await listTickets(owner.token, "status=pending");
+    expect(list.results).toHaveLength(1);
+    await expectError(await call("POST", `/api/tickets/${first.id}/open`, { token: owner.token }), 409, "conflict");
+
+    const viewerOnly = await member(owner, ["contacts"]);
+    await expectInvalid(
+      await call("POST", `/api/tickets/${list.results[0]!.id}/transfer`, { token: owner.token, body: { memberId: viewerOnly.memberId } }),
+      "memberId",
+      "no_tickets_permission",
+    );
+    const agent = await member(owner, ["tickets"]);
+    await expectStatus(await call("POST", `/api/tickets/${list.results[0]!.id}/transfer`, { token: owner.token, body: { memberId: agent.memberId } }), 200);
+  });
+});

@@ -10,7 +10,7 @@ import { contactIdentities, contacts, members, messages, tickets, type TicketRow
 import { idSchema } from "../../schema/validation/common";
 import { messageListQuery, textMessageInput, ticketListQuery, transferInput } from "../../schema/validation/tickets";
 import type { HonoEnv } from "../middleware/context";
-import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
+import { loadMembership, requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { adapterFor } from "../channels";
 import type { Db } from "../lib/db";
 import { now } from "../lib/db";
@@ -179,6 +179,13 @@ export const ticketsRoutes = new Hono<HonoEnv>()
       if (file.size > MAX_MEDIA_BYTES) throw new AppError("validation_failed", "The file is larger than 100 MB.", { file: "too_large" });
       if (file.size === 0) throw new AppError("validation_failed", "The file is empty.", { file: "empty_file" });
       const mime = file.type || "application/octet-stream";
+      if (form.data.idempotencyKey) {
+        // A retried upload answers the first message before storing the file a second time.
+        const first = await db.query.messages.findFirst({
+          where: and(eq(messages.companyId, company.id), eq(messages.idempotencyKey, `${c.var.memberId}:${ticket.id}:${form.data.idempotencyKey}`)),
+        });
+        if (first) return c.json((await presentMessages(c.env, db, [first]))[0], 200);
+      }
       const stored = await storeMedia(c.env.FILES, company.id, await file.arrayBuffer(), mime, file.name);
       content = { type: mediaTypeOf(mime, form.data.type), body: form.data.body, media: { key: stored.key, mime, name: file.name || null, size: stored.size }, quotedId: form.data.quotedId };
       idempotencyKey = form.data.idempotencyKey ?? null;
@@ -219,6 +226,7 @@ export const ticketsRoutes = new Hono<HonoEnv>()
   /** POST /api/tickets/{id}/open → TicketAnswer: status open, assigned to the caller. */
   .post("/:id/open", zv("param", idParam), async (c) => {
     const ticket = await findTicket(c.var.db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
+    if (ticket.status === "closed") await refuseSecondActiveTicket(c.var.db, ticket);
     return c.json(await updateTicket(c, ticket, { status: "open", assignedMemberId: c.var.memberId, servedByMemberId: c.var.memberId, closedAt: null }));
   })
   /** POST /api/tickets/{id}/transfer {memberId} → TicketAnswer. 400 when the member is not in the company. */
@@ -226,8 +234,13 @@ export const ticketsRoutes = new Hono<HonoEnv>()
     const { memberId } = c.req.valid("json");
     const db = c.var.db;
     const ticket = await findTicket(db, c.var.company.id, c.req.valid("param").id, viewerOf(c));
-    const member = await db.query.members.findFirst({ where: and(eq(members.id, memberId), eq(members.companyId, c.var.company.id)), columns: { id: true } });
+    const member = await db.query.members.findFirst({ where: and(eq(members.id, memberId), eq(members.companyId, c.var.company.id)), columns: { id: true, userId: true } });
     if (!member) throw new AppError("validation_failed", "That member is not in this company.", { memberId: "invalid_id" });
+    const membership = await loadMembership(db, member.userId, c.var.company.id);
+    if (!membership?.permissions.has("tickets")) {
+      throw new AppError("validation_failed", "That member does not attend chats.", { memberId: "no_tickets_permission" });
+    }
+    if (ticket.status === "closed") await refuseSecondActiveTicket(db, ticket);
     return c.json(await updateTicket(c, ticket, { status: "open", assignedMemberId: memberId, servedByMemberId: memberId, closedAt: null }));
   })
   /** POST /api/tickets/{id}/close → TicketAnswer: status closed; the connection's farewell message goes out. */
@@ -264,6 +277,23 @@ export const ticketsRoutes = new Hono<HonoEnv>()
     }
     return c.json(answer);
   });
+
+/**
+ * A contact has at most one active (pending or open) ticket per connection: reopening an old
+ * closed ticket while a newer one is active answers 409 conflict.
+ */
+async function refuseSecondActiveTicket(db: Db, ticket: TicketRow): Promise<void> {
+  const active = await db.query.tickets.findFirst({
+    where: and(
+      eq(tickets.companyId, ticket.companyId),
+      eq(tickets.contactId, ticket.contactId),
+      eq(tickets.connectionId, ticket.connectionId),
+      or(eq(tickets.status, "pending"), eq(tickets.status, "open")),
+    ),
+    columns: { id: true },
+  });
+  if (active) throw new AppError("conflict", "This contact already has an active ticket on this connection.");
+}
 
 /** Where a ticket's messages go: its connection and the contact's identity on that channel. */
 async function targetOf(db: Db, ticket: TicketRow) {
