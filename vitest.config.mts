@@ -7,9 +7,12 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { startMetaStandIn } from "./standins/meta-graph.ts";
+import { startSmtpStandIn } from "./standins/smtp.ts";
 
 // Meta's Graph API is out of reach here: the real adapter talks to this loopback stand-in.
 const meta = await startMetaStandIn();
+// A real SMTP server on loopback for the mail adapter's test.
+const smtp = await startSmtpStandIn();
 process.on("exit", () => void meta.close());
 
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
@@ -27,6 +30,8 @@ export default defineConfig({
           WHATSAPP_VERIFY_TOKEN: "test-verify-token",
           WHATSAPP_GRAPH_URL: meta.graphUrl,
           META_STANDIN_ORIGIN: meta.origin,
+          SMTP_TEST_PORT: String(smtp.port),
+          SMTP_STANDIN_ORIGIN: smtp.controlOrigin,
         },
       },
     }),

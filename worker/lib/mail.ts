@@ -10,6 +10,16 @@ import { newId } from "./ids";
 
 export type Mail = { to: string; subject: string; text: string };
 
+/**
+ * `Name <address>` or a bare address → worker-mailer's `{ name, email }` (it sends a string as the
+ * bare MAIL FROM address, which a display name would make invalid).
+ */
+export function parseMailbox(value: string): { name: string; email: string } {
+  const match = /^\s*(.*?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
+  if (match) return { name: (match[1] ?? "").replace(/^"|"$/g, ""), email: match[2] ?? "" };
+  return { name: "", email: value.trim() };
+}
+
 /** Sends one mail; never throws into the caller's request (a failure is logged). */
 export async function sendMail(env: AppEnv, mail: Mail): Promise<void> {
   try {
@@ -24,7 +34,7 @@ export async function sendMail(env: AppEnv, mail: Mail): Promise<void> {
           authType: env.SMTP_USER ? "plain" : undefined,
         },
         {
-          from: env.SMTP_FROM ?? `${env.APP_NAME} <no-reply@localhost>`,
+          from: parseMailbox(env.SMTP_FROM ?? `${env.APP_NAME} <no-reply@localhost>`),
           to: mail.to,
           subject: mail.subject,
           text: mail.text,

@@ -4,5 +4,8 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     /** Origin of the loopback Graph API stand-in (its /__ control endpoints). */
     META_STANDIN_ORIGIN: string;
+    /** Port of the loopback SMTP server and origin of its control endpoint (GET /__mails). */
+    SMTP_TEST_PORT: string;
+    SMTP_STANDIN_ORIGIN: string;
   }
 }

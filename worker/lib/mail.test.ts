@@ -1,0 +1,30 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { countRows } from "../test/helpers";
+import { sendMail } from "./mail";
+
+type Received = { from: string; to: string[]; user: string | null; raw: string };
+
+describe("mail adapter (DESIGN.md Email)", () => {
+  it("with SMTP settings the mail goes to the SMTP server, authenticated, and not to the outbox", async () => {
+    const to = `smtp.${crypto.randomUUID()}@example.com`;
+    const subject = `Teste ${crypto.randomUUID()}`;
+    await sendMail(
+      { ...env, SMTP_HOST: "127.0.0.1", SMTP_PORT: env.SMTP_TEST_PORT, SMTP_USER: "mailer", SMTP_PASSWORD: "secret", SMTP_FROM: "Conversa <no-reply@conversa.test>" },
+      { to, subject, text: "Olá, isto é um teste." },
+    );
+    const mails = (await (await fetch(`${env.SMTP_STANDIN_ORIGIN}/__mails`)).json()) as Received[];
+    const mine = mails.find((m) => m.to.includes(to));
+    expect(mine, JSON.stringify(mails.map((m) => m.to))).toBeTruthy();
+    expect(mine?.from).toBe("no-reply@conversa.test");
+    expect(mine?.user).toBe("mailer");
+    expect(mine?.raw).toContain(subject);
+    expect(await countRows("mail_outbox", "to_address = ?", to)).toBe(0);
+  });
+
+  it("without SMTP settings the mail is kept in the dev outbox", async () => {
+    const to = `outbox.${crypto.randomUUID()}@example.com`;
+    await sendMail({ ...env, SMTP_HOST: undefined }, { to, subject: "Outbox", text: "kept locally" });
+    expect(await countRows("mail_outbox", "to_address = ?", to)).toBe(1);
+  });
+});
