@@ -118,7 +118,7 @@ async function timed(label, runs, request) {
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-contacts-"));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const serverArgs = ["--persist-to", state, "--log-level", "error", "--var", `PUBLIC_URL:${base}`];
+const serverArgs = ["--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error", "--var", `PUBLIC_URL:${base}`];
 let server;
 const stopServer = async () => {
   if (!server) return;

@@ -96,9 +96,11 @@ export async function runExport(deps: JobDeps, message: { jobId: string; company
           document: contacts.document,
           createdAt: contacts.createdAt,
           // Written out with aliases: drizzle leaves columns unqualified inside select-list SQL,
-          // which would bind "id" to the subquery's own table.
-          tags: sql<string | null>`(SELECT group_concat(t.name, ', ') FROM contact_tags AS ct JOIN tags AS t ON t.id = ct.tag_id WHERE ct.contact_id = "contacts"."id" AND ct.company_id = ${companyId})`,
-          fields: sql<string | null>`(SELECT json_group_object(v.field_id, v.value) FROM contact_field_values AS v WHERE v.contact_id = "contacts"."id" AND v.company_id = ${companyId})`,
+          // which would bind "id" to the subquery's own table. The unary `+` keeps the company
+          // term off the index: without statistics SQLite otherwise walks the company-leading
+          // index (every tag link of the company, per contact) instead of the primary key.
+          tags: sql<string | null>`(SELECT group_concat(t.name, ', ') FROM contact_tags AS ct JOIN tags AS t ON t.id = ct.tag_id WHERE ct.contact_id = "contacts"."id" AND +ct.company_id = ${companyId})`,
+          fields: sql<string | null>`(SELECT json_group_object(v.field_id, v.value) FROM contact_field_values AS v WHERE v.contact_id = "contacts"."id" AND +v.company_id = ${companyId})`,
         })
         .from(contacts)
         .where(cursor ? and(where, sql`(${contacts.createdAt}, ${contacts.id}) < (${cursor.createdAt}, ${cursor.id})`) : where)

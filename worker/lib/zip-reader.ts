@@ -97,13 +97,17 @@ export async function r2Source(bucket: R2Bucket, key: string): Promise<ByteSourc
       const len = Math.min(length, size - offset);
       if (len <= 0) return;
       const reader = (await get(offset, len)).body.getReader();
+      let finished = false;
       try {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
           yield value;
         }
+        finished = true;
       } finally {
+        // A caller that stops early (a preview) cancels the rest of the download.
+        if (!finished) await reader.cancel().catch(() => undefined);
         reader.releaseLock();
       }
     },

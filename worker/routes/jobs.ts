@@ -20,7 +20,7 @@ import { AppError, notFound, validationError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { resolveFilter } from "../lib/contacts";
 import { XlsxError } from "../lib/xlsx-reader";
-import { memorySource } from "../lib/zip-reader";
+import { r2Source } from "../lib/zip-reader";
 import { zv } from "../lib/validate";
 import { loadJob, presentJob } from "../jobs/common";
 import { importableFields, importParamsSchema, PreviewRefusal, previewImport, suggestMapping } from "../jobs/import";
@@ -50,17 +50,21 @@ export const contactFileRoutes = new Hono<HonoEnv>()
     const file = form.data.file;
     if (file.size > MAX_IMPORT_BYTES) throw new AppError("validation_failed", "The file is larger than 50 MB.", { file: "too_large" });
     if (file.size === 0) throw new AppError("validation_failed", "The file is empty.", { file: "empty_file" });
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const preview = await previewImport(memorySource(bytes)).catch((error: unknown) => {
-      if (error instanceof XlsxError) throw error.reason === "not_xlsx" ? notXlsx() : new AppError("validation_failed", error.message, { file: error.reason });
-      if (error instanceof PreviewRefusal) throw new AppError("validation_failed", error.message, { file: error.reason });
-      throw error;
-    });
     const db = c.var.db;
     const companyId = c.var.company.id;
     const jobId = newId();
     const fileKey = `imports/${companyId}/${jobId}.xlsx`;
-    await c.env.FILES.put(fileKey, bytes, { httpMetadata: { contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } });
+    // Straight from the parsed body to R2, then previewed by ranged reads: no second copy of the
+    // file in the Worker's 128 MB.
+    await c.env.FILES.put(fileKey, file, { httpMetadata: { contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } });
+    const source = await r2Source(c.env.FILES, fileKey);
+    if (!source) throw new Error("the uploaded file vanished from R2");
+    const preview = await previewImport(source).catch(async (error: unknown) => {
+      await c.env.FILES.delete(fileKey);
+      if (error instanceof XlsxError) throw error.reason === "not_xlsx" ? notXlsx() : new AppError("validation_failed", error.message, { file: error.reason });
+      if (error instanceof PreviewRefusal) throw new AppError("validation_failed", error.message, { file: error.reason });
+      throw error;
+    });
     const at = now();
     await db.insert(jobs).values({
       id: jobId,

@@ -23,6 +23,11 @@ import { DataCleanupSettingsPage } from "@/features/settings/components/data-cle
 import { ConnectionsPage } from "@/features/connections/components/connections-page";
 import { SandboxPhonePage } from "@/features/sandbox-phone/components/sandbox-phone-page";
 import { ChatsPage } from "@/features/chats/components/chats-page";
+import { CrmPage } from "@/features/crm/components/crm-page";
+import { QuickMessagesPage } from "@/features/quick-messages/components/quick-messages-page";
+import { ContactsPage } from "@/features/contacts/components/contacts-page";
+import { CustomFieldsPage } from "@/features/registers/components/custom-fields-page";
+import { TagsPage } from "@/features/registers/components/tags-page";
 import { guardLoader } from "./guard-loader";
 import { ROUTES, type LayoutName, type ScreenKey } from "./route-table";
 import { DefaultLayout } from "./layouts/default-layout";
@@ -38,11 +43,11 @@ import { RootErrorPage } from "./routes/root-error";
 const SCREENS: Record<ScreenKey, ReactElement> = {
   dashboard: <DashboardPage />,
   chats: <ChatsPage />,
-  contacts: beingBuilt("contacts"),
-  crm: beingBuilt("crm"),
+  contacts: <ContactsPage />,
+  crm: <CrmPage />,
   internalChats: beingBuilt("internalChats"),
   keywords: beingBuilt("keywords"),
-  quickMessages: beingBuilt("quickMessages"),
+  quickMessages: <QuickMessagesPage />,
   connections: <ConnectionsPage />,
   flowBuilder: beingBuilt("flowBuilder"),
   shareFlow: beingBuilt("shareFlow"),
@@ -53,8 +58,8 @@ const SCREENS: Record<ScreenKey, ReactElement> = {
   webhook: beingBuilt("webhook"),
   broadcasts: beingBuilt("broadcasts", false),
   broadcastHistory: beingBuilt("broadcastHistory", false),
-  customFields: beingBuilt("customFields", false),
-  tags: beingBuilt("tags", false),
+  customFields: <CustomFieldsPage />,
+  tags: <TagsPage />,
   settingsCompany: <CompanySettingsPage />,
   settingsDataCleanup: <DataCleanupSettingsPage />,
   settingsIntegration: <IntegrationSettingsPage />,

@@ -7,6 +7,22 @@ import { z } from "zod";
 import type {
   AnnouncementAnswer,
   CompanyAnswer,
+  CrmBoardColumn,
+  CrmCardAnswer,
+  CrmColumnAnswer,
+  Page,
+  QuickMessageAnswer,
+  RenderedQuickMessage,
+  ContactAnswer,
+  ContactBulkAnswer,
+  ContactDetailAnswer,
+  ContactPage,
+  CustomFieldAnswer,
+  ImportTarget,
+  ImportUploadAnswer,
+  JobAnswer,
+  JobProgress,
+  TagAnswer,
   InviteAnswer,
   MeAnswer,
   MemberAnswer,
@@ -18,6 +34,8 @@ import type { MessageAnswer, RoomEvent, TicketAnswer } from "../../../schema/rea
 import type { MessageStatus, MessageType, TicketStatus } from "../../../schema/tickets";
 import type { Json } from "../../../schema/columns";
 import type { TokenAnswer } from "../../../schema/validation/auth";
+import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES } from "../../../schema/custom-fields";
+import { isImportTarget } from "../../../schema/validation/jobs";
 
 /** POST /api/login, /api/register, /api/reset-password → {token}. */
 export const tokenAnswer: z.ZodType<TokenAnswer> = z.object({ token: z.string().min(1) });
@@ -234,3 +252,219 @@ export const roomEvent: z.ZodType<RoomEvent> = z.discriminatedUnion("type", [
     state: z.enum(["typing", "recording", "paused"]),
   }),
 ]);
+
+// ---- Contacts, custom fields, tags, jobs (issue 4) --------------------------------------------
+
+/** One tag (GET /api/tags entries, POST / PUT /api/tags). */
+export const tagAnswer: z.ZodType<TagAnswer> = z.object({ id: z.string(), name: z.string(), color: z.string(), createdAt: z.number() });
+
+/** GET /api/tags → one page of tags by name. */
+export const tagPage: z.ZodType<{ results: TagAnswer[]; cursor: string | null; total: number }> = z.object({
+  results: z.array(tagAnswer),
+  cursor: z.string().nullable(),
+  total: z.number(),
+});
+
+/** One custom field (GET /api/custom-fields entries, POST / PUT /api/custom-fields). */
+export const customFieldAnswer: z.ZodType<CustomFieldAnswer> = z.object({
+  id: z.string(),
+  name: z.string(),
+  key: z.string(),
+  type: z.enum(CUSTOM_FIELD_TYPES),
+  kind: z.enum(CUSTOM_FIELD_KINDS),
+  formula: z.string().nullable(),
+  value: z.string().nullable(),
+  readOnly: z.boolean(),
+  createdAt: z.number().nullable(),
+});
+
+/** GET /api/custom-fields → the built-ins first, then the company's fields by name. */
+export const customFieldList: z.ZodType<{ results: CustomFieldAnswer[]; total: number }> = z.object({
+  results: z.array(customFieldAnswer),
+  total: z.number(),
+});
+
+const contactTag = z.object({ id: z.string(), name: z.string(), color: z.string() });
+
+const contactShape = {
+  id: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  document: z.string().nullable(),
+  image: z.string().nullable(),
+  tags: z.array(contactTag),
+  fields: z.record(z.string(), z.string()),
+  crmColumnId: z.string().nullable(),
+  lastMessageAt: z.number().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+};
+
+/** One contact (list entries, POST / PUT /api/contacts). */
+export const contactAnswer: z.ZodType<ContactAnswer> = z.object(contactShape);
+
+/** GET /api/contacts → ContactPage. */
+export const contactPage: z.ZodType<ContactPage> = z.object({
+  results: z.array(contactAnswer),
+  cursor: z.string().nullable(),
+  total: z.number(),
+  totalCapped: z.boolean(),
+});
+
+/** GET /api/contacts/{id} → the contact, every field's value and its latest tickets. */
+export const contactDetailAnswer: z.ZodType<ContactDetailAnswer> = z.object({
+  ...contactShape,
+  values: z.array(
+    z.object({
+      id: z.string(),
+      key: z.string(),
+      name: z.string(),
+      type: z.enum(CUSTOM_FIELD_TYPES),
+      kind: z.enum(CUSTOM_FIELD_KINDS),
+      value: z.string().nullable(),
+      readOnly: z.boolean(),
+      error: z.string().optional(),
+    }),
+  ),
+  tickets: z.array(
+    z.object({
+      id: z.string(),
+      status: ticketStatus,
+      connection: z.object({ id: z.string(), name: z.string(), channel: z.string() }).nullable(),
+      lastMessageAt: z.number(),
+      lastMessagePreview: z.string(),
+      createdAt: z.number(),
+      closedAt: z.number().nullable(),
+    }),
+  ),
+});
+
+/** POST /api/contacts/bulk → {affected, done}. */
+export const contactBulkAnswer: z.ZodType<ContactBulkAnswer> = z.object({ affected: z.number(), done: z.boolean() });
+
+const jobProgressShape = {
+  id: z.string(),
+  type: z.enum(["import", "export", "cleanup"]),
+  status: z.enum(["uploaded", "queued", "running", "done", "failed"]),
+  processed: z.number(),
+  total: z.number(),
+  errors: z.number(),
+  errorMessage: z.string().nullable(),
+};
+
+/** A job's progress as the hub's `job.updated` event carries it. */
+export const jobProgress: z.ZodType<JobProgress> = z.object(jobProgressShape);
+
+/** GET /api/jobs/{id}, POST /api/jobs/{id}/start, POST /api/contacts/export → JobAnswer. */
+export const jobAnswer: z.ZodType<JobAnswer> = z.object({
+  ...jobProgressShape,
+  resultUrl: z.string().nullable(),
+  reportUrl: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+const importTarget: z.ZodType<ImportTarget> = z.custom<ImportTarget>(isImportTarget);
+
+/** POST /api/contacts/import → the job, the header row, the first rows and the suggested mapping. */
+export const importUploadAnswer: z.ZodType<ImportUploadAnswer> = z.object({
+  jobId: z.string(),
+  headers: z.array(z.string()),
+  preview: z.array(z.array(z.string())),
+  suggestedMapping: z.record(z.string(), importTarget),
+});
+
+// ---- CRM board and quick messages (issue 4; worker/routes/crm.ts, quick-messages.ts) ----------
+
+const tagChip = z.object({ id: z.string(), name: z.string(), color: z.string() });
+
+/** A CRM column (GET/POST/PUT /api/crm/columns, the hub's `crm.columns`). */
+export const crmColumnAnswer: z.ZodType<CrmColumnAnswer> = z.object({ id: z.string(), name: z.string(), color: z.string(), position: z.number() });
+
+/** GET /api/crm/columns, PUT /api/crm/columns/order → the columns in board order. */
+export const crmColumnPage: z.ZodType<Page<CrmColumnAnswer>> = z.object({ results: z.array(crmColumnAnswer), cursor: z.string().nullable(), total: z.number() });
+
+/** A contact's card on the board (also the hub's `crm.card`). */
+export const crmCardAnswer: z.ZodType<CrmCardAnswer> = z.object({
+  id: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  image: z.string().nullable(),
+  tags: z.array(tagChip),
+  columnId: z.string(),
+  position: z.number(),
+});
+
+/** GET /api/crm/board → every column with its first page of cards. */
+export const crmBoardAnswer: z.ZodType<{ columns: CrmBoardColumn[] }> = z.object({
+  columns: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      color: z.string(),
+      position: z.number(),
+      contacts: z.array(crmCardAnswer),
+      cursor: z.string().nullable(),
+      total: z.number(),
+    }),
+  ),
+});
+
+/** GET /api/crm/columns/{id}/contacts → the next page of a column's cards. */
+export const crmCardPage: z.ZodType<Page<CrmCardAnswer>> = z.object({ results: z.array(crmCardAnswer), cursor: z.string().nullable(), total: z.number() });
+
+/** PUT /api/crm/contacts/{contactId} → the card where it is now (null: off the board). */
+export const crmMoveAnswer: z.ZodType<{ contactId: string; card: CrmCardAnswer | null }> = z.object({ contactId: z.string(), card: crmCardAnswer.nullable() });
+
+const quickMessageMedia = z.object({ url: z.string(), mime: z.string(), name: z.string().nullable(), size: z.number().nullable() }).nullable();
+
+/** A quick message (GET/POST/PUT /api/quick-messages). */
+export const quickMessageAnswer: z.ZodType<QuickMessageAnswer> = z.object({
+  id: z.string(),
+  name: z.string(),
+  text: z.string(),
+  media: quickMessageMedia,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+/** GET /api/quick-messages?search=&cursor= → one page by name. */
+export const quickMessagePage: z.ZodType<Page<QuickMessageAnswer>> = z.object({ results: z.array(quickMessageAnswer), cursor: z.string().nullable(), total: z.number() });
+
+/** POST /api/quick-messages/{id}/render → the text with the contact's values filled in. */
+export const renderedQuickMessage: z.ZodType<RenderedQuickMessage> = z.object({ text: z.string(), media: quickMessageMedia });
+
+/** The part of a custom field the template variables helper reads (GET /api/custom-fields). */
+export type TemplateField = { key: string; name: string; kind: string };
+/** GET /api/custom-fields → the fields' keys and names (built-ins first); other keys are ignored. */
+export const templateFieldPage: z.ZodType<{ results: TemplateField[] }> = z.object({
+  results: z.array(z.object({ key: z.string(), name: z.string(), kind: z.string() })),
+});
+
+/** The part of a contact the CRM's contact picker reads (GET /api/contacts?search=). */
+export type ContactOption = {
+  id: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  image: string | null;
+  tags: { id: string; name: string; color: string }[];
+  crmColumnId: string | null;
+};
+/** GET /api/contacts?search= → contacts to pick from; other keys are ignored. */
+export const contactOptionPage: z.ZodType<{ results: ContactOption[]; total: number }> = z.object({
+  results: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      phone: z.string().nullable(),
+      email: z.string().nullable(),
+      image: z.string().nullable(),
+      tags: z.array(tagChip),
+      crmColumnId: z.string().nullable(),
+    }),
+  ),
+  total: z.number(),
+});

@@ -29,9 +29,9 @@ export const SUCCESS_MESSAGES = {
 /** A success message kind of spec §8. */
 export type SuccessKind = keyof typeof SUCCESS_MESSAGES;
 
-/** Shows the spec's success toast of `kind` in the active language. */
-export function notifySuccess(kind: SuccessKind): void {
-  toast.success(i18n._(SUCCESS_MESSAGES[kind]), { duration: TOAST_DURATION_MS });
+/** Shows the spec's success toast of `kind` in the active language, with an optional second line. */
+export function notifySuccess(kind: SuccessKind, description?: string): void {
+  toast.success(i18n._(SUCCESS_MESSAGES[kind]), { duration: TOAST_DURATION_MS, description });
 }
 
 /** Shows the spec's message for a failed call as an error toast. */

@@ -2,7 +2,7 @@
  * The message composer: text (Enter sends, Shift+Enter breaks the line), emoji, one file attachment
  * (picked or pasted) with an optional caption, voice notes, and the quoted message being answered.
  * While the member types, the room is told ("typing", then "paused" when they stop); while recording,
- * "recording".
+ * "recording". Typing `/` at the start of a word lists the quick messages (features/quick-messages).
  */
 import { useEffect, useRef, useState, type ChangeEvent, type ClipboardEvent, type KeyboardEvent } from "react";
 import { useLingui } from "@lingui/react/macro";
@@ -14,6 +14,7 @@ import { cn } from "@/lib/utils";
 import type { MessageAnswer } from "../../../../../schema/realtime";
 import { formatBytes, type Draft } from "../lib/messages";
 import { useAudioRecorder } from "../hooks/use-audio-recorder";
+import { useSlashCommand } from "@/features/quick-messages/hooks/use-slash-command";
 import { EmojiPicker } from "./emoji-picker";
 import { useMessageSummary } from "./message-content";
 
@@ -28,6 +29,8 @@ const TYPING_IDLE_MS = 4000;
 /** Props of {@link Composer}. */
 export type ComposerProps = {
   ticketId: string;
+  /** The ticket's contact: quick messages chosen with `/` are filled in with their values. */
+  contactId?: string | null;
   quoted: MessageAnswer | null;
   onClearQuote: () => void;
   onSend: (draft: Draft) => void;
@@ -41,7 +44,7 @@ function formatElapsed(seconds: number): string {
 }
 
 /** The composer of one ticket; its draft text is kept per ticket while the page is open. */
-export function Composer({ ticketId, quoted, onClearQuote, onSend, sendTyping, notice }: ComposerProps) {
+export function Composer({ ticketId, contactId = null, quoted, onClearQuote, onSend, sendTyping, notice }: ComposerProps) {
   const { t } = useLingui();
   const summary = useMessageSummary();
   const [text, setText] = useState(() => drafts.get(ticketId) ?? "");
@@ -51,6 +54,7 @@ export function Composer({ ticketId, quoted, onClearQuote, onSend, sendTyping, n
   const typingSentAt = useRef(0);
   const idleTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const recorder = useAudioRecorder();
+  const slash = useSlashCommand({ text, setText, inputRef, contactId, onAttach: (picked) => pickFile(picked) });
 
   useEffect(() => {
     drafts.set(ticketId, text);
@@ -122,6 +126,7 @@ export function Composer({ ticketId, quoted, onClearQuote, onSend, sendTyping, n
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash.onKeyDown(event)) return;
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submit();
@@ -172,7 +177,8 @@ export function Composer({ ticketId, quoted, onClearQuote, onSend, sendTyping, n
   };
 
   return (
-    <div className="border-t bg-background p-2 sm:p-3">
+    <div className="relative border-t bg-background p-2 sm:p-3">
+      {slash.popup}
       {notice ? <p className="mb-2 px-1 text-xs text-muted-foreground">{notice}</p> : null}
       {quoted ? (
         <div className="mb-2 flex items-start gap-2 rounded-md border-l-4 border-primary bg-muted px-3 py-2 text-sm" aria-label={t`Replying to`}>
@@ -233,6 +239,8 @@ export function Composer({ ticketId, quoted, onClearQuote, onSend, sendTyping, n
             onChange={onChange}
             onKeyDown={onKeyDown}
             onPaste={onPaste}
+            onSelect={slash.onSelect}
+            {...slash.inputProps}
             onBlur={stopTyping}
             aria-label={t`Message`}
             data-testid="chat-composer"

@@ -192,6 +192,7 @@ export function ConversationView({ ticket, viewer, senderName, onBack, onGone, o
       <Composer
         key={ticket.id}
         ticketId={ticket.id}
+        contactId={ticket.contact.id}
         quoted={quoted}
         onClearQuote={() => setQuoted(null)}
         onSend={onSend}

@@ -1,0 +1,66 @@
+/**
+ * Contact hooks (spec §8 success toasts created, edited, deleted). Any write refreshes the lists and
+ * the contact's page (keys ["contacts", …]).
+ */
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { notifySuccess } from "@/lib/notify";
+import type { ContactFilter } from "../../../../../schema/validation/contacts";
+import {
+  contactKeys,
+  contactListQuery,
+  contactQuery,
+  createContact,
+  deleteContact,
+  runBulk,
+  updateContact,
+  type BulkAction,
+  type BulkTarget,
+  type ContactWrite,
+} from "../api/contacts-api";
+
+/** The contact list for `filter`, page after page. */
+export function useContactList(filter: ContactFilter) {
+  return useInfiniteQuery(contactListQuery(filter));
+}
+
+/** One contact with its values and tickets; idle while `id` is null. */
+export function useContact(id: string | null) {
+  return useQuery({ ...contactQuery(id ?? ""), enabled: id !== null });
+}
+
+/** Creates (`id` null) or edits a contact; toasts 'Created successfully.' or 'Changes saved.'. */
+export function useSaveContact() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string | null; input: ContactWrite }) => (id ? updateContact(id, input) : createContact(input)),
+    onSuccess: async (_, { id }) => {
+      notifySuccess(id ? "edited" : "created");
+      await queryClient.invalidateQueries({ queryKey: contactKeys.all });
+    },
+  });
+}
+
+/** Deletes one contact; toasts 'Deleted successfully.'. */
+export function useDeleteContact() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteContact,
+    onSuccess: async (_, id) => {
+      notifySuccess("deleted");
+      queryClient.removeQueries({ queryKey: contactKeys.detail(id) });
+      await queryClient.invalidateQueries({ queryKey: contactKeys.lists() });
+    },
+  });
+}
+
+/** Tags, untags or deletes many contacts (repeating the call until done); toasts edited or deleted. */
+export function useBulkAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ target, action }: { target: BulkTarget; action: BulkAction }) => runBulk(target, action),
+    onSuccess: async (_, { action }) => {
+      notifySuccess(action.action === "delete" ? "deleted" : "edited");
+      await queryClient.invalidateQueries({ queryKey: contactKeys.all });
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { fieldInputError, formatDocument, formatFieldValue, inputTypeOf, toDatetimeLocal, toInputValue } from "./field-values";
+
+describe("field values", () => {
+  const pt = { locale: "pt-BR", timeZone: "America/Sao_Paulo" };
+
+  it("formats each type", () => {
+    expect(formatFieldValue("number", "1234.5", pt)).toBe("1.234,5");
+    expect(formatFieldValue("number", "1234.5", { ...pt, locale: "en-US" })).toBe("1,234.5");
+    expect(formatFieldValue("date", "2024-03-09", { ...pt, locale: "en-US" })).toBe("Mar 9, 2024");
+    expect(formatFieldValue("datetime", "1704067200000", { locale: "en-US", timeZone: "America/Sao_Paulo" })).toBe("Dec 31, 2023, 9:00 PM");
+    expect(formatFieldValue("datetime", "1704067200000", { locale: "en-US", timeZone: "Not/AZone" })).toBe("Jan 1, 2024, 12:00 AM");
+    expect(formatFieldValue("document", "52998224725", pt)).toBe("529.982.247-25");
+    expect(formatFieldValue("text", null, pt)).toBe("");
+    expect(formatFieldValue("number", "n/a", pt)).toBe("n/a");
+  });
+
+  it("formats documents", () => {
+    expect(formatDocument("11222333000181")).toBe("11.222.333/0001-81");
+    expect(formatDocument("12345678Z")).toBe("12345678Z");
+  });
+
+  it("turns stored datetimes into the company's wall clock", () => {
+    expect(toDatetimeLocal(1704067200000, "America/Sao_Paulo")).toBe("2023-12-31T21:00");
+    expect(toDatetimeLocal(1704067200000, "Europe/Lisbon")).toBe("2024-01-01T00:00");
+    expect(toInputValue("datetime", "1704067200000", "Asia/Tokyo")).toBe("2024-01-01T09:00");
+    expect(toInputValue("number", "3.5", "UTC")).toBe("3.5");
+    expect(toInputValue("text", null, "UTC")).toBe("");
+  });
+
+  it("checks inputs with the worker's own rules", () => {
+    expect(inputTypeOf("datetime")).toBe("datetime-local");
+    expect(inputTypeOf("document")).toBe("text");
+    expect(fieldInputError("number", "abc", "UTC")).toBe("invalid_number");
+    expect(fieldInputError("number", "", "UTC")).toBeNull();
+    expect(fieldInputError("date", "2024-02-30", "UTC")).toBe("invalid_date");
+    expect(fieldInputError("datetime", "2024-02-03T10:30", "UTC")).toBeNull();
+    expect(fieldInputError("document", "123", "UTC")).toBe("invalid_document");
+  });
+});
