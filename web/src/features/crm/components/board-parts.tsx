@@ -202,7 +202,7 @@ export function SortableColumn({ column, canManage, loadingMore, onLoadMore, onA
       aria-label={name}
       data-testid="crm-column"
       className={cn(
-        "flex max-h-full w-72 shrink-0 flex-col rounded-xl border bg-muted/40 dark:bg-muted/20",
+        "flex max-h-[calc(100dvh-12rem)] min-h-40 w-72 shrink-0 flex-col rounded-xl border bg-muted/40 dark:bg-muted/20",
         sortable.isDragging && "opacity-40",
       )}
     >

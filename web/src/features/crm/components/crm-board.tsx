@@ -185,7 +185,7 @@ export function CrmBoard({ board, canManage, onAddContact, onEditColumn, onDelet
         },
       }}
     >
-      <div className="-mx-4 flex min-h-0 flex-1 gap-3 overflow-x-auto px-4 pb-3 sm:mx-0 sm:px-0" data-testid="crm-board">
+      <div className="-mx-4 flex min-h-0 flex-1 items-start gap-3 overflow-x-auto px-4 pb-3 sm:mx-0 sm:px-0" data-testid="crm-board">
         <SortableContext items={columnIds} strategy={horizontalListSortingStrategy}>
           {shown.columns.map((column) => (
             <SortableColumn
