@@ -29,6 +29,7 @@ export default defineConfig({
           WHATSAPP_APP_SECRET: "test-app-secret",
           WHATSAPP_VERIFY_TOKEN: "test-verify-token",
           WHATSAPP_GRAPH_URL: meta.graphUrl,
+          PIXEL_GRAPH_URL: meta.graphUrl,
           META_STANDIN_ORIGIN: meta.origin,
           SMTP_TEST_PORT: String(smtp.port),
           SMTP_STANDIN_ORIGIN: smtp.controlOrigin,

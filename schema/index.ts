@@ -14,3 +14,6 @@ export * from "./tags";
 export * from "./crm";
 export * from "./quick-messages";
 export * from "./jobs";
+export * from "./flow-builders";
+export * from "./keywords";
+export * from "./custom-events";

@@ -56,7 +56,9 @@ export type HubEventBody =
   /** A contact moved on the CRM board; `card` null when it left the board (or was deleted). */
   | { type: "crm.card"; contactId: string; fromColumnId: string | null; card: CrmCardAnswer | null }
   /** A background job (contact import or export) progressed, finished or failed. */
-  | { type: "job.updated"; job: JobProgress };
+  | { type: "job.updated"; job: JobProgress }
+  /** A flow's notification block alerted chosen members (sent only to them; issue 5). */
+  | { type: "notification"; notification: { id: string; text: string; flowId: string; contactId: string; ticketId: string | null } };
 
 export type HubEvent = HubEventBody & { seq: number; at: number };
 

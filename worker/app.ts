@@ -25,6 +25,9 @@ import { customFieldsRoutes } from "./routes/custom-fields";
 import { tagsRoutes } from "./routes/tags";
 import { crmRoutes } from "./routes/crm";
 import { quickMessagesRoutes } from "./routes/quick-messages";
+import { flowsRoutes, foldersRoutes, shareFlowRoutes } from "./routes/flows";
+import { keywordsRoutes } from "./routes/keywords";
+import { contactRunsRoutes, defaultFlowsRoutes, ticketFlowRoutes } from "./routes/flow-runs";
 
 export const app = new Hono<HonoEnv>().basePath("/api");
 
@@ -39,22 +42,29 @@ const routes = app
   .route("/me", me)
   .route("/companies/members", membersRoutes)
   .route("/companies/roles", rolesRoutes)
+  .route("/companies/default-flows", defaultFlowsRoutes)
   .route("/companies", companiesRoutes)
   .route("/user", userRoutes)
   .route("/files", files)
   .route("/connections", connectionsRoutes)
   .route("/channels", channelsRoutes)
+  .route("/tickets", ticketFlowRoutes)
   .route("/tickets", ticketsRoutes)
   .route("/ws", realtimeRoutes)
   .route("/media", mediaRoutes)
   // Before contactsRoutes: POST /contacts/import and /contacts/export are answered here.
   .route("/contacts", contactFileRoutes)
   .route("/jobs", jobsRoutes)
+  .route("/contacts", contactRunsRoutes)
   .route("/contacts", contactsRoutes)
   .route("/custom-fields", customFieldsRoutes)
   .route("/tags", tagsRoutes)
   .route("/crm", crmRoutes)
-  .route("/quick-messages", quickMessagesRoutes);
+  .route("/quick-messages", quickMessagesRoutes)
+  .route("/folders", foldersRoutes)
+  .route("/flows", flowsRoutes)
+  .route("/share-flow", shareFlowRoutes)
+  .route("/keywords", keywordsRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } }, 404));
 

@@ -16,6 +16,11 @@ export type AppEnv = Env & {
   WHATSAPP_APP_SECRET?: string;
   /** The token Meta's verification handshake must present (hub.verify_token). */
   WHATSAPP_VERIFY_TOKEN?: string;
+  /**
+   * Graph API base (with version) the facebook pixel block posts Conversions API events to;
+   * https://graph.facebook.com/v23.0 when unset. Tests point it at the loopback stand-in.
+   */
+  PIXEL_GRAPH_URL?: string;
   /** Key that encrypts provider secrets at rest (AES-GCM); JWT_SECRET when unset. */
   SECRETS_KEY?: string;
 };

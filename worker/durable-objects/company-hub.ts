@@ -15,8 +15,11 @@ import { answerClose, parseFrame } from "../lib/sockets";
 /** What one socket's member may see (spec §6 tickets, tickets_groups, see_all_tickets). */
 export type HubViewer = { userId: string; memberId: string; seeAll: boolean; groups: boolean; tickets: boolean; crm?: boolean };
 
-/** Ticket facts an event is filtered on; `crm`: only members with the `crm` permission see it. */
-export type Audience = { ticket?: { status: string; assignedMemberId: string | null; isGroup: boolean }; crm?: boolean };
+/**
+ * Ticket facts an event is filtered on; `crm`: only members with the `crm` permission see it;
+ * `members`: only these members (members.id) see it.
+ */
+export type Audience = { ticket?: { status: string; assignedMemberId: string | null; isGroup: boolean }; crm?: boolean; members?: string[] };
 
 /** Events kept for catch-up; older ones are pruned (a client further behind reloads its lists). */
 export const HUB_EVENTS_KEPT = 5_000;
@@ -24,6 +27,7 @@ export const HUB_EVENTS_KEPT = 5_000;
 /** Whether `viewer` may see an event about a ticket with these facts. */
 export function canSee(viewer: HubViewer, audience: Audience): boolean {
   if (audience.crm && !viewer.crm) return false;
+  if (audience.members && !audience.members.includes(viewer.memberId)) return false;
   const ticket = audience.ticket;
   if (!ticket) return true;
   if (!viewer.tickets) return false;

@@ -1,29 +1,86 @@
 /**
  * ContactSession: one per company + channel identity of a contact. Serialises the contact's inbound
  * events (so two webhooks for one customer never race), upserts the contact, and decides where each
- * message goes (DESIGN.md "The main job", step 3): a flow run waiting for a reply, a keyword
- * trigger, an open or pending ticket, the connection's default flow, or a new pending ticket. Flows
- * and keyword triggers arrive with the flow-engine issue; until then a message goes to the contact's
- * open or pending ticket on that connection, or opens a new pending ticket (with the connection's
- * greeting message).
+ * message goes (DESIGN.md "The main job", step 3), in this order:
+ *   1. a flow run in progress takes it (a waiting run answers it; a run on a delay or an HTTP call
+ *      queues it for its next question, as the engine defines);
+ *   2. else a keyword trigger that is on and matches starts its flow;
+ *   3. else the contact's open or pending ticket on the connection takes it;
+ *   4. else the connection's default flow starts (the media flow for media messages, falling back
+ *      to the default flow);
+ *   5. else a new pending ticket opens (with the connection's greeting message).
+ * A run's conversation is stored in the contact's ticket (created pending when there is none, never
+ * opened for a member); bot messages are outbound messages with no sender.
  *
- * Storage: none yet (timers for flow delays and waits arrive with the flow engine); the object's
- * value today is its serialisation.
+ * Runs the flow engine (worker/flows) for the contact and performs its effects
+ * (worker/pipeline/flow-effects.ts). Storage (SQLite):
+ * - `meta`: the company, channel and external id this object serves, the last inbound message id;
+ * - `runs`: each run (flow, the published version it started with, ticket, engine state as JSON);
+ *   at most one run is in progress; the last 20 ended runs are kept for the contact's page;
+ * - `timers`: armed engine timers (token → when, ms UTC); ONE alarm is set to the earliest;
+ * - `outbox`: effects of a committed step not yet performed.
+ * Alarms are at-least-once, so every step is committed (state, timers and its effects in the
+ * outbox, the fired timer deleted) in one storage transaction BEFORE any effect is performed, and
+ * each effect is deleted from the outbox once done: a retried alarm or a restart finishes the outbox
+ * instead of stepping twice. Sends carry an idempotency key (`flow:<runId>:<outbox seq>`), so one
+ * performed again is stored and sent once. The alarm is re-armed explicitly after every change and
+ * repaired from storage when the object starts (platform-limits A3).
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { connections, contactIdentities, contacts, messages, tickets, type ConnectionRow, type ContactRow, type TicketRow } from "../../schema";
+import type { FlowRunAnswer } from "../../schema/flow-api";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
 import type { InboundMessage, InboundPresence, InboundRevoke } from "../channels/types";
+import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
 import { getDb, isUniqueViolation, type Db } from "../lib/db";
 import { adjustContactCount } from "../lib/contacts";
+import { countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { roomOf } from "../lib/realtime";
 import { sendToTicket } from "../pipeline/outbound";
+import { buildContext, performEffect, type FollowUp, type RunTarget } from "../pipeline/flow-effects";
 
-export type IngestResult = { status: "stored" | "duplicate" | "ignored"; messageId?: string; ticketId?: string };
+export type IngestResult = { status: "stored" | "duplicate" | "ignored"; messageId?: string; ticketId?: string; runId?: string };
+
+/** A run as the contact's page shows it (the route adds the flow's name); `startedAt` ms UTC. */
+export type RunView = Omit<FlowRunAnswer, "flowName"> & { startedAt: number };
+
+/** What POST /api/tickets/{id}/start-flow hands in. */
+export type StartFlowInput = { companyId: string; channel: ConnectionRow["channel"]; externalId: string; connectionId: string; ticketId: string; flowId: string };
+
+/** Flows connected to flows (flow connection blocks) one after another at most this many times. */
+export const MAX_FLOW_CHAIN = 10;
+/** Ended runs kept per contact identity. */
+const ENDED_RUNS_KEPT = 20;
+/** An effect that failed this many times is dropped (logged), so one bad effect cannot block the outbox. */
+const MAX_EFFECT_ATTEMPTS = 5;
+/** Delay before retrying an outbox that failed (ms). */
+const OUTBOX_RETRY_MS = 5_000;
+
+type RunRow = {
+  id: string;
+  flow_id: string;
+  version: number;
+  company_id: string;
+  contact_id: string;
+  connection_id: string;
+  ticket_id: string;
+  status: string;
+  node_type: string | null;
+  state: string;
+  depth: number;
+  created_at: number;
+  updated_at: number;
+};
+
+/** An outbox entry: an engine effect, or the stats of a step. */
+type OutboxItem = FlowEffect | { type: "stats"; visited: string[]; stoppedAt: string | null };
+
+/** A step computed but not yet committed. */
+type Prepared = { result: StepResult; flow: CompiledFlow };
 
 export class ContactSession extends DurableObject<AppEnv> {
   /**
@@ -32,15 +89,132 @@ export class ContactSession extends DurableObject<AppEnv> {
    * interleave (two "new" tickets, two greetings).
    */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Compiled published versions, by `flowId:version` (immutable, so safe to keep). */
+  private readonly compiled = new Map<string, CompiledFlow>();
+  private draining = false;
+
+  constructor(ctx: DurableObjectState, env: AppEnv) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      const sql = this.ctx.storage.sql;
+      sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
+      sql.exec(
+        "CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, flow_id TEXT NOT NULL, version INTEGER NOT NULL, company_id TEXT NOT NULL, contact_id TEXT NOT NULL, connection_id TEXT NOT NULL, ticket_id TEXT NOT NULL, status TEXT NOT NULL, node_type TEXT, state TEXT NOT NULL, depth INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)",
+      );
+      sql.exec("CREATE INDEX IF NOT EXISTS runs_status ON runs (status, created_at)");
+      sql.exec("CREATE TABLE IF NOT EXISTS timers (token TEXT PRIMARY KEY, run_id TEXT NOT NULL, at INTEGER NOT NULL)");
+      sql.exec("CREATE INDEX IF NOT EXISTS timers_at ON timers (at)");
+      sql.exec("CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)");
+      // A fired alarm is used up; one lost in a restart is repaired from what storage says is due.
+      await this.rearm();
+    });
+  }
+
+  /** Runs `task` after every event handed in before it (the contact's events stay in order). */
+  private serialise<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
 
   /**
    * Handles one inbound event for this contact on `connectionId`, after every event handed in
    * before it. Idempotent: the same provider message id stores nothing the second time.
    */
   async ingest(connectionId: string, event: InboundMessage | InboundRevoke | InboundPresence): Promise<IngestResult> {
-    const run = this.queue.then(() => this.handle(connectionId, event));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.serialise(async () => {
+      try {
+        return await this.handle(connectionId, event);
+      } finally {
+        await this.rearm();
+      }
+    });
+  }
+
+  /**
+   * Starts `flowId`'s published version for the contact in `ticketId` (a member's 'builder
+   * started'); a run in progress is stopped first. `{ok: false}` when the flow has no published
+   * version.
+   */
+  async startFlow(input: StartFlowInput): Promise<{ ok: true; runId: string } | { ok: false }> {
+    return this.serialise(async () => {
+      try {
+        this.setMeta({ companyId: input.companyId, channel: input.channel, externalId: input.externalId });
+        const db = getDb(this.env.DB);
+        const ticket = await db.query.tickets.findFirst({ where: and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId)) });
+        if (!ticket) return { ok: false };
+        const runId = await this.begin(db, { companyId: input.companyId, contactId: ticket.contactId, connectionId: input.connectionId, ticketId: ticket.id, flowId: input.flowId, depth: 0 });
+        await this.drain(db);
+        return runId ? { ok: true, runId } : { ok: false };
+      } finally {
+        await this.rearm();
+      }
+    });
+  }
+
+  /** The contact's runs here, newest first (the one in progress and the last ended ones). */
+  async listRuns(): Promise<RunView[]> {
+    const rows = this.ctx.storage.sql.exec<RunRow>("SELECT * FROM runs ORDER BY created_at DESC LIMIT ?", ENDED_RUNS_KEPT + 1).toArray();
+    return rows.map((row) => {
+      const state = readState(row);
+      return {
+        id: row.id,
+        flowId: row.flow_id,
+        version: row.version,
+        nodeId: state.nodeId,
+        nodeType: row.node_type,
+        status: state.status,
+        waitingFor: state.status === "waiting" && state.wait ? state.wait.kind : null,
+        since: state.since,
+        error: state.error,
+        startedAt: row.created_at,
+      };
+    });
+  }
+
+  /** A member stops the run `runId`; false when there is no such run in progress here. */
+  async stopRun(runId: string): Promise<boolean> {
+    return this.serialise(async () => {
+      try {
+        const run = this.run(runId);
+        if (!run || !isActive(run)) return false;
+        const db = getDb(this.env.DB);
+        await this.advance(db, run, { kind: "stop" });
+        await this.drain(db);
+        return true;
+      } finally {
+        await this.rearm();
+      }
+    });
+  }
+
+  /** Fires the due timers (delays, reply deadlines), then finishes the outbox. Idempotent. */
+  override async alarm(): Promise<void> {
+    await this.serialise(async () => {
+      const db = getDb(this.env.DB);
+      let failed = false;
+      try {
+        await this.drain(db);
+        const due = this.ctx.storage.sql.exec<{ token: string; run_id: string; at: number }>("SELECT token, run_id, at FROM timers WHERE at <= ? ORDER BY at", Date.now()).toArray();
+        for (const timer of due) {
+          const run = this.run(timer.run_id);
+          if (!run || !isActive(run)) {
+            this.ctx.storage.sql.exec("DELETE FROM timers WHERE token = ?", timer.token);
+            continue;
+          }
+          await this.advance(db, run, { kind: "timer", token: timer.token }, timer.token);
+          await this.drain(db);
+        }
+      } catch (error) {
+        // Nothing is lost: the timer is still stored and the outbox still holds what was not done.
+        // The retry is ours (below), a few seconds out, instead of a tight loop on a due timer.
+        console.error("[contact-session] alarm failed; retrying", error);
+        failed = true;
+      } finally {
+        // Set as late as possible (platform-limits A3).
+        await this.rearm(failed ? Date.now() + OUTBOX_RETRY_MS : undefined);
+      }
+    });
   }
 
   private async handle(connectionId: string, event: InboundMessage | InboundRevoke | InboundPresence): Promise<IngestResult> {
@@ -57,7 +231,72 @@ export class ContactSession extends DurableObject<AppEnv> {
     if (seen) return { status: "duplicate", messageId: seen.id, ticketId: seen.ticketId };
 
     const contact = await this.upsertContact(db, connection, event);
+    this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: event.from, lastInbound: event.externalId });
+    const companyId = connection.companyId;
+    const replyId = typeof event.payload?.replyId === "string" ? event.payload.replyId : undefined;
+    const reply: FlowEvent = { kind: "reply", type: event.type, body: event.body, ...(replyId ? { replyId } : {}) };
+
+    // 1. A run in progress takes the message (or, past its reply deadline, takes its no-answer path
+    //    and lets the message be routed as a new one).
+    // (A contact identity is shared by the connections of one channel; a run answers on its own.)
+    const active = this.activeRun();
+    if (active && active.connection_id === connection.id) {
+      const prepared = await this.prepare(db, active, reply);
+      if (prepared?.result.accepted) {
+        const { ticket, created } = await this.ticketFor(db, connection, contact, event);
+        const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
+        if (ticket.id !== active.ticket_id) this.ctx.storage.sql.exec("UPDATE runs SET ticket_id = ? WHERE id = ?", ticket.id, active.id);
+        this.commit(active, prepared);
+        await this.drain(db);
+        return { ...stored, runId: active.id };
+      }
+      if (prepared && prepared.result.effects.length > 0) {
+        this.commit(active, prepared);
+        await this.drain(db);
+      }
+    }
+
+    // 2. A keyword trigger.
+    const keyword = await matchKeyword(db, companyId, event.body);
+    if (keyword) {
+      const version = await this.version(db, companyId, keyword.flowId, null);
+      if (version) {
+        const { ticket, created } = await this.ticketFor(db, connection, contact, event);
+        const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
+        await countKeywordMessage(db, companyId, keyword.id);
+        const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId: keyword.flowId, depth: 0 });
+        await this.drain(db);
+        return { ...stored, ...(runId ? { runId } : {}) };
+      }
+    }
+
+    // 3. The open or pending ticket.
+    const existing = await openTicketOf(db, connection, contact.id);
+    if (existing) return this.storeInbound(db, connection, contact, existing, event, false);
+
+    // 4. The connection's default flow.
+    const defaults = await defaultFlowsOf(db, companyId, connection.id);
+    const isMedia = ["image", "audio", "video", "document", "sticker", "ptv"].includes(event.type);
+    const flowId = isMedia ? (defaults.mediaFlowId ?? defaults.defaultFlowId) : defaults.defaultFlowId;
+    if (flowId && (await this.version(db, companyId, flowId, null))) {
+      const { ticket, created } = await this.ticketFor(db, connection, contact, event);
+      const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
+      const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId, depth: 0 });
+      await this.drain(db);
+      return { ...stored, ...(runId ? { runId } : {}) };
+    }
+
+    // 5. A new pending ticket, with the greeting.
     const { ticket, created } = await this.ticketFor(db, connection, contact, event);
+    const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
+    if (created && connection.greetingMessage.trim()) {
+      await sendToTicket(this.env, { ticket, connection, recipientExternalId: event.from, recipientPhone: contact.phone }, { type: "text", body: connection.greetingMessage }, null);
+    }
+    return stored;
+  }
+
+  /** Stores the inbound message in `ticket` (after its media), publishing a ticket just created. */
+  private async storeInbound(db: Db, connection: ConnectionRow, contact: ContactRow, ticket: TicketRow, event: InboundMessage, created: boolean): Promise<IngestResult> {
     const media = await this.storeInboundMedia(connection, event);
     const quoted = event.quotedExternalId
       ? await db.query.messages.findFirst({
@@ -65,7 +304,6 @@ export class ContactSession extends DurableObject<AppEnv> {
           columns: { id: true },
         })
       : undefined;
-
     const room = roomOf(this.env, ticket.id);
     const result = await room.append({
       companyId: connection.companyId,
@@ -92,13 +330,241 @@ export class ContactSession extends DurableObject<AppEnv> {
       deletedAt: null,
     });
     await db.update(contacts).set({ lastMessageAt: event.timestamp, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
-    if (created) {
-      await room.ticketChanged(connection.companyId, ticket.id);
-      if (connection.greetingMessage.trim()) {
-        await sendToTicket(this.env, { ticket, connection, recipientExternalId: event.from, recipientPhone: contact.phone }, { type: "text", body: connection.greetingMessage }, null);
-      }
-    }
+    if (created) await room.ticketChanged(connection.companyId, ticket.id);
     return { status: result.duplicate ? "duplicate" : "stored", messageId: result.message.id, ticketId: ticket.id };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Runs
+  // -------------------------------------------------------------------------------------------
+
+  private setMeta(meta: { companyId: string; channel: string; externalId: string; lastInbound?: string }): void {
+    const sql = this.ctx.storage.sql;
+    for (const [k, v] of Object.entries(meta)) if (v !== undefined) sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, v);
+  }
+
+  private meta(k: "companyId" | "channel" | "externalId" | "lastInbound"): string | null {
+    return this.ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0]?.v ?? null;
+  }
+
+  private run(id: string): RunRow | undefined {
+    return this.ctx.storage.sql.exec<RunRow>("SELECT * FROM runs WHERE id = ?", id).toArray()[0];
+  }
+
+  private activeRun(): RunRow | undefined {
+    return this.ctx.storage.sql.exec<RunRow>("SELECT * FROM runs WHERE status IN ('running', 'waiting') ORDER BY created_at DESC LIMIT 1").toArray()[0];
+  }
+
+  /** A published version of a flow, compiled once per object. */
+  private async version(db: Db, companyId: string, flowId: string, version: number | null): Promise<{ version: number; flow: CompiledFlow } | null> {
+    if (version !== null) {
+      const cached = this.compiled.get(`${flowId}:${version}`);
+      if (cached) return { version, flow: cached };
+    }
+    const loaded = await loadVersion(db, companyId, flowId, version);
+    if (!loaded) return null;
+    this.compiled.set(`${flowId}:${loaded.version}`, loaded.compiled);
+    return { version: loaded.version, flow: loaded.compiled };
+  }
+
+  /**
+   * Starts a run of `flowId`'s published version in `ticketId`, stopping the run in progress
+   * first, and commits its first step. Answers the run id, or null when the flow has no published
+   * version. A chain of flow connections deeper than MAX_FLOW_CHAIN is refused with a failed run.
+   */
+  private async begin(db: Db, input: { companyId: string; contactId: string; connectionId: string; ticketId: string; flowId: string; depth: number }): Promise<string | null> {
+    const loaded = await this.version(db, input.companyId, input.flowId, null);
+    if (!loaded) return null;
+    const active = this.activeRun();
+    if (active) await this.advance(db, active, { kind: "stop" });
+    const at = Date.now();
+    const id = newId();
+    const state: FlowRunState = initialRunState();
+    if (input.depth > MAX_FLOW_CHAIN) {
+      Object.assign(state, {
+        status: "failed",
+        startedAt: at,
+        updatedAt: at,
+        error: { code: "loop_guard", message: `Flows were connected to each other more than ${MAX_FLOW_CHAIN} times in a row; the run was stopped.`, nodeId: null },
+      });
+    }
+    this.ctx.storage.sql.exec(
+      "INSERT INTO runs (id, flow_id, version, company_id, contact_id, connection_id, ticket_id, status, node_type, state, depth, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
+      id,
+      input.flowId,
+      loaded.version,
+      input.companyId,
+      input.contactId,
+      input.connectionId,
+      input.ticketId,
+      state.status,
+      JSON.stringify(state),
+      input.depth,
+      at,
+      at,
+    );
+    this.pruneRuns();
+    const run = this.run(id);
+    if (run && state.status === "running") await this.advance(db, run, { kind: "start" });
+    return id;
+  }
+
+  /** Computes one step of `run` (pure; nothing stored). Null when the flow or contact is gone (the run is failed). */
+  private async prepare(db: Db, run: RunRow, event: FlowEvent): Promise<Prepared | null> {
+    const loaded = await this.version(db, run.company_id, run.flow_id, run.version);
+    const context = loaded ? await buildContext(this.env, db, run.company_id, run.contact_id, run.flow_id, Date.now()) : null;
+    if (!loaded || !context) {
+      const state = readState(run);
+      if (state.status === "waiting" || state.status === "running") {
+        const at = Date.now();
+        const failed: FlowRunState = {
+          ...state,
+          status: "failed",
+          wait: null,
+          queue: [],
+          updatedAt: at,
+          error: { code: "missing_block", message: loaded ? "The contact no longer exists." : `Version ${run.version} of the flow no longer exists.`, nodeId: state.nodeId },
+        };
+        this.ctx.storage.transactionSync(() => {
+          this.ctx.storage.sql.exec("UPDATE runs SET status = ?, state = ?, updated_at = ? WHERE id = ?", failed.status, JSON.stringify(failed), at, run.id);
+          this.ctx.storage.sql.exec("DELETE FROM timers WHERE run_id = ?", run.id);
+        });
+      }
+      return null;
+    }
+    return { result: step(loaded.flow, readState(run), event, context), flow: loaded.flow };
+  }
+
+  /**
+   * Stores a computed step in one transaction: the run's new state, its timers, the fired timer
+   * `firedToken` gone, and its effects (plus the stats of the blocks it passed) in the outbox.
+   */
+  private commit(run: RunRow, prepared: Prepared, firedToken?: string): void {
+    const { result, flow } = prepared;
+    const { state } = result;
+    const ended = state.status === "done" || state.status === "failed";
+    const nodeType = state.nodeId ? (flow.node(state.nodeId)?.type ?? null) : null;
+    const sql = this.ctx.storage.sql;
+    this.ctx.storage.transactionSync(() => {
+      if (firedToken) sql.exec("DELETE FROM timers WHERE token = ?", firedToken);
+      sql.exec("UPDATE runs SET status = ?, node_type = ?, state = ?, updated_at = ? WHERE id = ?", state.status, nodeType, JSON.stringify(state), Date.now(), run.id);
+      for (const effect of result.effects) {
+        if (effect.type === "set_timer") sql.exec("INSERT INTO timers (token, run_id, at) VALUES (?, ?, ?) ON CONFLICT(token) DO UPDATE SET at = excluded.at", effect.token, run.id, effect.at);
+        else if (effect.type === "cancel_timer") sql.exec("DELETE FROM timers WHERE token = ?", effect.token);
+        else if (effect.type !== "wait_reply") sql.exec("INSERT INTO outbox (run_id, item) VALUES (?, ?)", run.id, JSON.stringify(effect));
+      }
+      if (ended) sql.exec("DELETE FROM timers WHERE run_id = ?", run.id);
+      if (result.visited.length > 0 || ended) {
+        const stats: OutboxItem = { type: "stats", visited: result.visited, stoppedAt: ended ? state.nodeId : null };
+        sql.exec("INSERT INTO outbox (run_id, item) VALUES (?, ?)", run.id, JSON.stringify(stats));
+      }
+    });
+  }
+
+  /** Prepares and commits one event for `run` (when it concerns the run). */
+  private async advance(db: Db, run: RunRow, event: FlowEvent, firedToken?: string): Promise<void> {
+    const prepared = await this.prepare(db, run, event);
+    if (!prepared) return;
+    if (prepared.result.accepted || prepared.result.effects.length > 0) this.commit(run, prepared, firedToken);
+    else if (firedToken) this.ctx.storage.sql.exec("DELETE FROM timers WHERE token = ?", firedToken);
+  }
+
+  /**
+   * Performs the outbox in order, deleting each effect once done; follow-ups (an HTTP answer, a
+   * connected flow) are committed as new steps whose effects join the same loop. An effect that
+   * throws stays for a retry (the alarm comes back in OUTBOX_RETRY_MS) until MAX_EFFECT_ATTEMPTS.
+   */
+  private async drain(db: Db): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    const targets = new Map<string, RunTarget | null>();
+    try {
+      for (;;) {
+        const row = this.ctx.storage.sql.exec<{ seq: number; run_id: string; item: string; attempts: number }>("SELECT * FROM outbox ORDER BY seq LIMIT 1").toArray()[0];
+        if (!row) break;
+        const item: OutboxItem = JSON.parse(row.item);
+        const run = this.run(row.run_id);
+        let followUp: FollowUp = null;
+        try {
+          if (run) followUp = await this.perform(db, run, item, row.seq, targets);
+        } catch (error) {
+          console.error(`[contact-session] effect ${item.type} of run ${row.run_id} failed (attempt ${row.attempts + 1})`, error);
+          if (row.attempts + 1 < MAX_EFFECT_ATTEMPTS) {
+            this.ctx.storage.sql.exec("UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?", row.seq);
+            break;
+          }
+        }
+        this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq = ?", row.seq);
+        if (followUp && run) {
+          if (followUp.kind === "http_result") {
+            const fresh = this.run(run.id);
+            if (fresh) await this.advance(db, fresh, { kind: "http_result", token: followUp.token, ...followUp.result });
+          } else {
+            await this.begin(db, { companyId: run.company_id, contactId: run.contact_id, connectionId: run.connection_id, ticketId: run.ticket_id, flowId: followUp.flowId, depth: run.depth + 1 });
+          }
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async perform(db: Db, run: RunRow, item: OutboxItem, seq: number, targets: Map<string, RunTarget | null>): Promise<FollowUp> {
+    if (item.type === "stats") {
+      await recordStats(db, run.company_id, run.flow_id, item.visited, item.stoppedAt);
+      return null;
+    }
+    const key = `${run.id}:${run.ticket_id}`;
+    if (!targets.has(key)) targets.set(key, await this.targetOf(db, run));
+    const target = targets.get(key);
+    if (!target) {
+      console.warn(`[contact-session] run ${run.id}: its connection or contact is gone; ${item.type} skipped`);
+      return null;
+    }
+    return performEffect(this.env, db, target, item, `flow:${run.id}:${seq}`);
+  }
+
+  private async targetOf(db: Db, run: RunRow): Promise<RunTarget | null> {
+    const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, run.connection_id), eq(connections.companyId, run.company_id)) });
+    const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, run.contact_id), eq(contacts.companyId, run.company_id)), columns: { phone: true } });
+    const externalId = this.meta("externalId");
+    if (!connection || !contact || !externalId) return null;
+    return {
+      runId: run.id,
+      flowId: run.flow_id,
+      companyId: run.company_id,
+      contactId: run.contact_id,
+      ticketId: run.ticket_id,
+      connection,
+      recipientExternalId: externalId,
+      recipientPhone: contact.phone,
+      lastInboundExternalId: this.meta("lastInbound"),
+    };
+  }
+
+  /** Keeps the run in progress and the last ENDED_RUNS_KEPT ended runs. */
+  private pruneRuns(): void {
+    this.ctx.storage.sql.exec(
+      "DELETE FROM runs WHERE status NOT IN ('running', 'waiting') AND id NOT IN (SELECT id FROM runs WHERE status NOT IN ('running', 'waiting') ORDER BY created_at DESC LIMIT ?)",
+      ENDED_RUNS_KEPT,
+    );
+  }
+
+  /**
+   * Sets the one alarm to the earliest timer (soon, when the outbox still holds effects), or clears
+   * it; never earlier than `notBefore` (ms UTC) when given (a retry after a failure).
+   */
+  private async rearm(notBefore?: number): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    const pending = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM outbox").one().n > 0;
+    const next = sql.exec<{ at: number | null }>("SELECT MIN(at) AS at FROM timers").one().at;
+    const earliest = pending ? Math.min(next ?? Infinity, Date.now() + OUTBOX_RETRY_MS) : next;
+    const at = earliest === null || notBefore === undefined ? earliest : Math.max(earliest, notBefore);
+    if (at === null) {
+      if ((await this.ctx.storage.getAlarm()) !== null) await this.ctx.storage.deleteAlarm();
+      return;
+    }
+    if ((await this.ctx.storage.getAlarm()) !== at) await this.ctx.storage.setAlarm(at);
   }
 
   private async presence(db: Db, connection: ConnectionRow, event: InboundPresence): Promise<IngestResult> {
@@ -236,4 +702,14 @@ export async function openTicketOf(db: Db, connection: ConnectionRow, contactId:
     ),
     orderBy: desc(tickets.createdAt),
   });
+}
+
+/** A stored run's engine state (written by `commit`, always a FlowRunState of this code). */
+function readState(row: Pick<RunRow, "state">): FlowRunState {
+  const state: FlowRunState = JSON.parse(row.state);
+  return state;
+}
+
+function isActive(row: Pick<RunRow, "status">): boolean {
+  return row.status === "running" || row.status === "waiting";
 }

@@ -677,8 +677,8 @@ function validateRow(input: ContactImportRow, fields: Map<string, CustomFieldRow
   return { row: input.row, phone: phone.data, name, email, document, tagNames, values };
 }
 
-/** Ids of tags by lower-cased name, creating the missing ones (a concurrent creator wins). */
-async function ensureTags(db: Db, companyId: string, names: string[]): Promise<Map<string, string>> {
+/** Ids of contact tags of `companyId` by lower-cased name, creating the missing ones (a concurrent creator wins). */
+export async function ensureTags(db: Db, companyId: string, names: string[]): Promise<Map<string, string>> {
   const wanted = new Map<string, string>();
   for (const n of names) if (!wanted.has(n.toLocaleLowerCase())) wanted.set(n.toLocaleLowerCase(), n);
   const ids = new Map<string, string>();

@@ -3,15 +3,24 @@
  * or the connection's greeting and farewell. Stored through the ticket's TicketRoom (order,
  * fan-out), then sent by the connection's channel adapter in order.
  */
-import type { ConnectionRow, MessageRow, TicketRow } from "../../schema";
+import type { ConnectionRow, MessageRow, MessageType, TicketRow } from "../../schema";
+import type { Json } from "../../schema/columns";
 import type { AppEnv } from "../env";
 import type { OutboundMessage } from "../channels/types";
 import type { AppendResult } from "../durable-objects/ticket-room";
 import { signedMediaUrl } from "../lib/media";
 import { roomOf } from "../lib/realtime";
 
-/** What is sent: text, or media already stored in R2. */
+/**
+ * What is sent: text, media already stored in R2, or (`prepared`, flows) a channel message built by
+ * the caller together with how it is stored (type, body, payload, media key when it is in R2).
+ */
 export type OutboundContent =
+  | {
+      type: "prepared";
+      stored: { type: MessageType; body: string; payload: { [key: string]: Json } | null; media: { key: string; mime: string; name: string | null; size: number } | null };
+      outbound: OutboundMessage;
+    }
   | { type: "text"; body: string; quotedId?: string | null; quotedExternalId?: string | null }
   | {
       type: "image" | "audio" | "video" | "document" | "ptv";
@@ -43,6 +52,19 @@ export async function sendToTicket(
   idempotencyKey: string | null = null,
 ): Promise<AppendResult> {
   const at = Date.now();
+  if (content.type === "prepared") {
+    const { stored } = content;
+    return store(env, target, content.outbound, sender, idempotencyKey, at, {
+      type: stored.type,
+      body: stored.body,
+      payload: stored.payload,
+      mediaKey: stored.media?.key ?? null,
+      mediaMime: stored.media?.mime ?? null,
+      mediaName: stored.media?.name ?? null,
+      mediaSize: stored.media?.size ?? null,
+      quotedId: null,
+    });
+  }
   const shownBody = sender?.showName && content.body.trim() ? `*${sender.name}:*\n${content.body}` : content.body;
   const quotedExternalId = content.quotedExternalId ?? undefined;
   let outbound: OutboundMessage;
@@ -57,13 +79,7 @@ export async function sendToTicket(
       quotedExternalId,
     };
   }
-  const row: Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> = {
-    companyId: target.ticket.companyId,
-    ticketId: target.ticket.id,
-    contactId: target.ticket.contactId,
-    connectionId: target.connection.id,
-    externalId: null,
-    direction: "out",
+  return store(env, target, outbound, sender, idempotencyKey, at, {
     type: content.type,
     body: content.body,
     payload: null,
@@ -72,6 +88,29 @@ export async function sendToTicket(
     mediaName: content.type === "text" ? null : content.media.name,
     mediaSize: content.type === "text" ? null : content.media.size,
     quotedId: content.quotedId ?? null,
+  });
+}
+
+type StoredContent = Pick<MessageRow, "type" | "body" | "payload" | "mediaKey" | "mediaMime" | "mediaName" | "mediaSize" | "quotedId">;
+
+/** Stores the outbound row through the ticket's room, which sends `outbound` in order. */
+async function store(
+  env: AppEnv,
+  target: OutboundTarget,
+  outbound: OutboundMessage,
+  sender: Sender,
+  idempotencyKey: string | null,
+  at: number,
+  content: StoredContent,
+): Promise<AppendResult> {
+  const row: Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> = {
+    companyId: target.ticket.companyId,
+    ticketId: target.ticket.id,
+    contactId: target.ticket.contactId,
+    connectionId: target.connection.id,
+    externalId: null,
+    direction: "out",
+    ...content,
     status: "pending",
     errorCode: null,
     errorMessage: null,
