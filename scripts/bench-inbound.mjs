@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
-import { must, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, must, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
@@ -68,6 +68,7 @@ let server;
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
   server = startWrangler(port, [
+    ...(await bundleWorker(join(state, "build"))),
     "--persist-to", state, "--log-level", "error",
     "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
     "--var", `WHATSAPP_APP_SECRET:${SECRET}`,

@@ -82,3 +82,13 @@ export async function seedDemo(baseUrl) {
   if (!reg.ok) throw new Error(`seeding the demo account failed: ${reg.status} ${await reg.text()}`);
   return "created";
 }
+
+/**
+ * Bundles the worker once into `outdir` (wrangler deploy --dry-run) and answers the extra
+ * `wrangler dev` arguments that serve that bundle as is: a benchmark must not be restarted by
+ * someone editing a source file while it runs.
+ */
+export async function bundleWorker(outdir) {
+  await must("wrangler", ["deploy", "--dry-run", "--outdir", outdir], { env: { ...wranglerEnv, WRANGLER_LOG: "error" } });
+  return [`${outdir}/index.js`, "--no-bundle", "--config", `${root}wrangler.toml`];
+}

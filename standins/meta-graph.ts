@@ -46,7 +46,14 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 /** Starts the stand-in on 127.0.0.1 (port 0 = any free port). */
 export async function startMetaStandIn(
-  options: { port?: number; version?: string; accessToken?: string; keepAlive?: boolean } = {},
+  options: {
+    port?: number;
+    version?: string;
+    accessToken?: string;
+    keepAlive?: boolean;
+    /** Called for every Graph API request as it arrives (benchmarks time replies with it). */
+    onRequest?: (record: RecordedRequest) => void;
+  } = {},
 ): Promise<MetaStandIn> {
   const version = options.version ?? "v23.0";
   const sent: RecordedRequest[] = [];
@@ -105,6 +112,7 @@ export async function startMetaStandIn(
       const auth = req.headers.authorization ?? null;
       const record: RecordedRequest = { method: req.method ?? "GET", path, authorization: auth, body: body ?? (text || null), at: Date.now() };
       sent.push(record);
+      options.onRequest?.(record);
       if (!auth?.startsWith("Bearer ") || (options.accessToken && auth !== `Bearer ${options.accessToken}`)) {
         return json(res, 401, { error: { message: "Invalid OAuth access token.", type: "OAuthException", code: 190 } });
       }

@@ -19,6 +19,7 @@ import { channelsRoutes } from "./routes/channels";
 import { ticketsRoutes } from "./routes/tickets";
 import { realtimeRoutes } from "./routes/realtime";
 import { mediaRoutes } from "./routes/media";
+import { devBenchRoutes } from "./routes/dev-bench";
 import { contactFileRoutes, jobsRoutes } from "./routes/jobs";
 import { contactsRoutes } from "./routes/contacts";
 import { customFieldsRoutes } from "./routes/custom-fields";
@@ -52,6 +53,7 @@ const routes = app
   .route("/tickets", ticketsRoutes)
   .route("/ws", realtimeRoutes)
   .route("/media", mediaRoutes)
+  .route("/dev", devBenchRoutes)
   // Before contactsRoutes: POST /contacts/import and /contacts/export are answered here.
   .route("/contacts", contactFileRoutes)
   .route("/jobs", jobsRoutes)

@@ -23,4 +23,6 @@ export type AppEnv = Env & {
   PIXEL_GRAPH_URL?: string;
   /** Key that encrypts provider secrets at rest (AES-GCM); JWT_SECRET when unset. */
   SECRETS_KEY?: string;
+  /** "on" mounts /api/dev/bench (set only by the benchmark scripts). */
+  BENCH_ENDPOINTS?: string;
 };

@@ -1,0 +1,147 @@
+// `npm run bench:flows`: the flow engine's speed in workerd and inbound → first bot reply latency.
+//
+// 1. Engine: GET /api/dev/bench/engine runs a 200-block linear flow BENCH_ITERATIONS times inside
+//    workerd; the Workers clock does not advance during synchronous work, so the request is timed
+//    from here against an iterations=0 request, and steps/s = steps / (t(N) - t(0)).
+// 2. Bot reply: a published flow (start → text) is the default flow of a WhatsApp Cloud API
+//    connection; BENCH_MESSAGES signed webhooks from distinct contacts (BENCH_CONCURRENCY at once);
+//    latency is from the webhook POST to the Graph API stand-in receiving the bot's reply.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer } from "node:net";
+import { bundleWorker, must, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const SECRET = "bench-app-secret";
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+async function pool(items, concurrency, fn) {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => { while (next < items.length) await fn(items[next++]); }));
+}
+async function timed(url) {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${url} → ${res.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - t0, body };
+}
+
+const replies = new Map();
+const meta = await startMetaStandIn({
+  keepAlive: true,
+  onRequest: (record) => {
+    const to = record.body && typeof record.body === "object" ? record.body.to : undefined;
+    if (record.method === "POST" && typeof to === "string" && !replies.has(to)) replies.set(to, performance.now());
+  },
+});
+const state = mkdtempSync(join(tmpdir(), "conversa-bench-flows-"));
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+let server;
+try {
+  await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
+  server = startWrangler(port, [
+    ...(await bundleWorker(join(state, "build"))),
+    "--persist-to", state, "--log-level", "error",
+    "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
+    "--var", `WHATSAPP_APP_SECRET:${SECRET}`,
+    "--var", `PUBLIC_URL:${base}`,
+    "--var", "BENCH_ENDPOINTS:on",
+  ]);
+  await waitFor(`${base}/api/health`);
+
+  // 1. The engine in workerd.
+  await timed(`${base}/api/dev/bench/engine?blocks=200&iterations=1`); // warm up
+  const zero = [];
+  const full = [];
+  let steps = 0;
+  for (let i = 0; i < 5; i++) {
+    zero.push((await timed(`${base}/api/dev/bench/engine?blocks=200&iterations=0`)).ms);
+    const run = await timed(`${base}/api/dev/bench/engine?blocks=200&iterations=${ITERATIONS}`);
+    full.push(run.ms);
+    steps = run.body.steps;
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const engineMs = Math.max(0.001, median(full) - median(zero));
+  const stepsPerSecond = steps / (engineMs / 1000);
+
+  // 2. Inbound message → first bot reply through the whole local stack.
+  const json = (method, path, token, body) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => {
+      const text = await r.text();
+      if (!r.ok) throw new Error(`${method} ${path} → ${r.status} ${text}`);
+      return text ? JSON.parse(text) : null;
+    });
+  const { token } = await json("POST", "/api/register", null, { name: "Bench Bot", email: `bench.flows.${Date.now()}@example.com`, phone: "+5511988880000", password: "bench-password", companyName: "Bench Flows" });
+  const phoneNumberId = "2345678901234";
+  const connection = await json("POST", "/api/connections", token, { channel: "whatsapp-cloud", name: "Bench", phoneNumberId, accessToken: "EAAG-bench-access-token-0000" });
+  const flow = await json("POST", "/api/flows", token, { name: "Boas-vindas", type: "default" });
+  const draft = {
+    version: 1,
+    nodes: [
+      { id: "start", type: "start", position: { x: 0, y: 0 }, data: {} },
+      { id: "hello", type: "text", position: { x: 0, y: 120 }, data: { message: "Olá, {{first_name}}! Como posso ajudar?" } },
+    ],
+    edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "hello" }],
+  };
+  await json("PUT", `/api/flows/${flow.id}`, token, { draft });
+  await json("POST", `/api/flows/${flow.id}/publish`, token);
+  await json("PUT", "/api/companies/default-flows", token, { channelId: connection.id, defaultFlowId: flow.id });
+
+  const started = new Map();
+  let failures = 0;
+  const jobs = Array.from({ length: MESSAGES }, (_, i) => `55119${String(i).padStart(8, "0")}`);
+  const t0 = performance.now();
+  await pool(jobs, CONCURRENCY, async (from) => {
+    const raw = JSON.stringify({
+      object: "whatsapp_business_account",
+      entry: [{ id: "WABA", changes: [{ field: "messages", value: {
+        messaging_product: "whatsapp",
+        metadata: { display_phone_number: "15550000000", phone_number_id: phoneNumberId },
+        contacts: [{ profile: { name: `Contato ${from.slice(-4)}` }, wa_id: from }],
+        messages: [{ from, id: `wamid.flows.${from}`, timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: "Oi" } }],
+      } }] }],
+    });
+    started.set(from, performance.now());
+    const res = await fetch(`${base}/api/channels/whatsapp/webhook`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Hub-Signature-256": metaSignature(SECRET, raw) },
+      body: raw,
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) failures++;
+  });
+  const deadline = Date.now() + 30_000;
+  while (replies.size < MESSAGES - failures && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const elapsed = (performance.now() - t0) / 1000;
+  const latencies = jobs.flatMap((from) => (replies.has(from) ? [replies.get(from) - started.get(from)] : [])).sort((a, b) => a - b);
+
+  console.log(`
+flows benchmark
+  engine (workerd):   ${steps} block steps (200-block flow × ${ITERATIONS}) in ${engineMs.toFixed(1)} ms → ${Math.round(stepsPerSecond).toLocaleString("en-US")} steps/s
+  inbound → bot reply: ${latencies.length}/${MESSAGES} answered (${failures} non-200) in ${elapsed.toFixed(1)} s, concurrency ${CONCURRENCY}
+                       p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
+`);
+} finally {
+  server?.kill("SIGTERM");
+  await meta.close();
+  rmSync(state, { recursive: true, force: true });
+}
+process.exit(0);
