@@ -28,6 +28,10 @@ import { QuickMessagesPage } from "@/features/quick-messages/components/quick-me
 import { ContactsPage } from "@/features/contacts/components/contacts-page";
 import { CustomFieldsPage } from "@/features/registers/components/custom-fields-page";
 import { TagsPage } from "@/features/registers/components/tags-page";
+import { FoldersPage } from "@/features/flows/components/folders-page";
+import { FlowEditorPage } from "@/features/flows/components/editor/flow-editor-page";
+import { ShareFlowPage } from "@/features/flows/components/share-flow-page";
+import { KeywordsPage } from "@/features/keywords/components/keywords-page";
 import { guardLoader } from "./guard-loader";
 import { ROUTES, type LayoutName, type ScreenKey } from "./route-table";
 import { DefaultLayout } from "./layouts/default-layout";
@@ -46,12 +50,12 @@ const SCREENS: Record<ScreenKey, ReactElement> = {
   contacts: <ContactsPage />,
   crm: <CrmPage />,
   internalChats: beingBuilt("internalChats"),
-  keywords: beingBuilt("keywords"),
+  keywords: <KeywordsPage />,
   quickMessages: <QuickMessagesPage />,
   connections: <ConnectionsPage />,
-  flowBuilder: beingBuilt("flowBuilder"),
-  shareFlow: beingBuilt("shareFlow"),
-  folders: beingBuilt("folders"),
+  flowBuilder: <FlowEditorPage />,
+  shareFlow: <ShareFlowPage />,
+  folders: <FoldersPage />,
   shippingCycles: beingBuilt("shippingCycles"),
   shippingCycle: beingBuilt("shippingCycle"),
   webhooks: beingBuilt("webhooks"),

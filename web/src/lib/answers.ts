@@ -36,6 +36,10 @@ import type { Json } from "../../../schema/columns";
 import type { TokenAnswer } from "../../../schema/validation/auth";
 import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES } from "../../../schema/custom-fields";
 import { isImportTarget } from "../../../schema/validation/jobs";
+import type { DefaultFlowsAnswer, FlowMediaAnswer, FlowStatsAnswer, FlowSummary, FolderAnswer, KeywordAnswer, PublishAnswer, SharedFlowAnswer, ShareRefusal } from "../../../schema/flow-api";
+import { FLOW_TYPES } from "../../../schema/flow-builders";
+import { KEYWORD_RULE_TYPES } from "../../../schema/keywords";
+import { parseFlow, type FlowDocument } from "../../../schema/flows";
 
 /** POST /api/login, /api/register, /api/reset-password → {token}. */
 export const tokenAnswer: z.ZodType<TokenAnswer> = z.object({ token: z.string().min(1) });
@@ -468,3 +472,114 @@ export const contactOptionPage: z.ZodType<{ results: ContactOption[]; total: num
   ),
   total: z.number(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Flow builder (issue 5; .tmp/flows-api.md, schema/flow-api.ts): folders, builders, sharing, stats,
+// keywords, default flows per connection, runs. Drafts are parsed with schema/flows `parseFlow`.
+// ---------------------------------------------------------------------------------------------
+
+/** A flow document as answered: migrated and checked by `parseFlow` (an unreadable draft fails the answer). */
+const flowDocumentAnswer: z.ZodType<FlowDocument, unknown> = z.unknown().transform((value, ctx) => {
+  const parsed = parseFlow(value);
+  if (parsed.ok) return parsed.flow;
+  ctx.addIssue({ code: "custom", message: parsed.problems[0]?.message ?? "invalid_document" });
+  return z.NEVER;
+});
+
+/** GET/POST/PUT /api/folders, GET /api/folders/{id}/path entries. */
+export const folderAnswer: z.ZodType<FolderAnswer> = z.object({
+  id: z.string(),
+  name: z.string(),
+  parentId: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+/** GET /api/folders, GET /api/folders/{id}/path → FolderAnswer[]. */
+export const folderList: z.ZodType<FolderAnswer[]> = z.array(folderAnswer);
+
+const flowSummaryShape = {
+  id: z.string(),
+  name: z.string(),
+  folderId: z.string().nullable(),
+  type: z.enum(FLOW_TYPES),
+  shareActive: z.boolean(),
+  cloneActive: z.boolean(),
+  restrictCompanies: z.boolean(),
+  allowedCompanyIds: z.array(z.string()),
+  shareUrl: z.string(),
+  publishedVersion: z.number().nullable(),
+  publishedAt: z.number().nullable(),
+  updatedAt: z.number(),
+};
+/** A builder as listed (GET /api/flows). */
+export const flowSummary: z.ZodType<FlowSummary> = z.object(flowSummaryShape);
+/** GET /api/flows → FlowSummary[]. */
+export const flowSummaryList: z.ZodType<FlowSummary[]> = z.array(flowSummary);
+
+/** One problem of validateFlow as the API reports it (the editor recomputes its own with the same code). */
+export type FlowProblemAnswer = { severity: "error" | "incomplete" | "warning"; code: string; message: string; nodeId?: string; edgeId?: string; path?: string; detail?: string };
+const flowProblemAnswer: z.ZodType<FlowProblemAnswer> = z.object({
+  severity: z.enum(["error", "incomplete", "warning"]),
+  code: z.string(),
+  message: z.string(),
+  nodeId: z.string().optional(),
+  edgeId: z.string().optional(),
+  path: z.string().optional(),
+  detail: z.string().optional(),
+});
+
+/** A builder with its parsed draft and the server's problems (schema/flow-api.ts FlowAnswer). */
+export type FlowDetail = FlowSummary & { draft: FlowDocument; problems: FlowProblemAnswer[] };
+/** GET/POST/PUT /api/flows/{id}, duplicate, move, clone → FlowDetail. */
+export const flowAnswer: z.ZodType<FlowDetail, unknown> = z.object({ ...flowSummaryShape, draft: flowDocumentAnswer, problems: z.array(flowProblemAnswer) });
+
+/** POST /api/flows/{id}/publish → the frozen version. */
+export const publishAnswer: z.ZodType<PublishAnswer> = z.object({ version: z.number(), publishedAt: z.number() });
+
+/** POST /api/flows/{id}/media → the stored file (`url` is an `r2:<key>` reference to keep in the block). */
+export const flowMediaAnswer: z.ZodType<FlowMediaAnswer> = z.object({ url: z.string().min(1), mime: z.string(), name: z.string(), size: z.number() });
+
+/** GET /api/flows/{id}/media-url → a signed preview address. */
+export const flowMediaUrlAnswer: z.ZodType<{ url: string }> = z.object({ url: z.string().min(1) });
+
+/** GET /api/flows/{id}/stats → per block id: runs that reached it, runs that stopped there. */
+export const flowStatsAnswer: z.ZodType<FlowStatsAnswer> = z.record(z.string(), z.object({ reached: z.number(), stopped: z.number() }));
+
+/** The refusal reasons of sharing and cloning. */
+export const SHARE_REFUSALS = ["share_inactive", "clone_inactive", "company_not_allowed"] as const satisfies readonly ShareRefusal[];
+
+/** GET /api/share-flow/{id} → the shared builder, its company, its parsed draft, and whether the caller may clone it. */
+export type SharedFlowDetail = Omit<SharedFlowAnswer, "draft"> & { draft: FlowDocument };
+/** Parses a SharedFlowDetail. */
+export const sharedFlowAnswer: z.ZodType<SharedFlowDetail, unknown> = z.object({
+  flow: z.object({ ...flowSummaryShape, companyName: z.string() }),
+  draft: flowDocumentAnswer,
+  canClone: z.boolean(),
+  reason: z.enum(SHARE_REFUSALS).optional(),
+});
+
+/** A keyword trigger (GET/POST/PUT /api/keywords). */
+export const keywordAnswer: z.ZodType<KeywordAnswer> = z.object({
+  id: z.string(),
+  name: z.string(),
+  turnOn: z.boolean(),
+  rules: z.array(z.object({ type: z.enum(KEYWORD_RULE_TYPES), words: z.array(z.string()) })),
+  flowId: z.string(),
+  createdMessages: z.number(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+/** GET /api/keywords → KeywordAnswer[]. */
+export const keywordList: z.ZodType<KeywordAnswer[]> = z.array(keywordAnswer);
+
+/** GET/PUT /api/companies/default-flows → DefaultFlowsAnswer. */
+export const defaultFlowsAnswer: z.ZodType<DefaultFlowsAnswer> = z.object({
+  channelId: z.string(),
+  defaultFlowId: z.string().nullable(),
+  mediaFlowId: z.string().nullable(),
+  campaignFlowId: z.string().nullable(),
+  storyFlowId: z.string().nullable(),
+});
+
+/** POST /api/tickets/{id}/start-flow → the new run. */
+export const startFlowAnswer: z.ZodType<{ runId: string }> = z.object({ runId: z.string() });

@@ -6,7 +6,7 @@
 import { useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
-import { ArrowRightLeft, CheckCircle2, Inbox, RotateCcw, Search } from "lucide-react";
+import { ArrowRightLeft, CheckCircle2, Inbox, RotateCcw, Search, Workflow } from "lucide-react";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -21,6 +21,7 @@ import { ticketAction, transferMembersQuery, transferTicket } from "../api/chats
 import { applyTicket } from "../hooks/use-live-tickets";
 import { learnMemberId } from "../hooks/use-viewer";
 import type { TicketViewer } from "../lib/ticket-list";
+import { StartFlowDialog } from "./start-flow-dialog";
 
 /** Props of the actions: the ticket, the viewer, and what to do when the viewer loses sight of it. */
 type ActionsProps = { ticket: TicketAnswer; viewer: TicketViewer & { userId: string | null; canManageMembers: boolean }; onGone: () => void };
@@ -112,6 +113,7 @@ export function TicketActions({ ticket, viewer, onGone }: ActionsProps) {
   const queryClient = useQueryClient();
   const [transferOpen, setTransferOpen] = useState(false);
   const [closeOpen, setCloseOpen] = useState(false);
+  const [flowOpen, setFlowOpen] = useState(false);
   const act = useMutation({
     mutationFn: (action: "open" | "close") => ticketAction(ticket.id, action),
     onSuccess: (answer, action) => {
@@ -137,6 +139,10 @@ export function TicketActions({ ticket, viewer, onGone }: ActionsProps) {
         </Button>
       ) : (
         <>
+          <Button size="sm" variant="outline" onClick={() => setFlowOpen(true)} disabled={act.isPending} aria-label={t`Start a flow`} data-testid="ticket-start-flow">
+            <Workflow />
+            <span className="hidden lg:inline">{t`Start a flow`}</span>
+          </Button>
           <Button size="sm" variant="outline" onClick={() => setTransferOpen(true)} disabled={act.isPending} aria-label={t`Transfer ticket`} data-testid="ticket-transfer">
             <ArrowRightLeft />
             <span className="hidden md:inline">{t`Transfer`}</span>
@@ -147,6 +153,7 @@ export function TicketActions({ ticket, viewer, onGone }: ActionsProps) {
           </Button>
         </>
       )}
+      {flowOpen ? <StartFlowDialog ticketId={ticket.id} open={flowOpen} onOpenChange={setFlowOpen} /> : null}
       {transferOpen ? <MemberPicker ticket={ticket} viewer={viewer} onGone={onGone} open={transferOpen} onOpenChange={setTransferOpen} /> : null}
       <ConfirmDialog
         open={closeOpen}

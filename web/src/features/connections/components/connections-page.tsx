@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { Cable, Pencil, Plus, QrCode, RefreshCw, Trash2, Unplug } from "lucide-react";
+import { Cable, Pencil, Plus, QrCode, RefreshCw, Trash2, Unplug, Workflow } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -23,6 +23,7 @@ import type { Connection } from "../api/connections-api";
 import { useConnections, useConnectionsLiveSync, useDeleteConnection, useDisconnectConnection } from "../hooks/use-connections";
 import { ConnectionFormSheet } from "./connection-form-sheet";
 import { PairingDialog } from "./pairing-dialog";
+import { DefaultFlowsDialog } from "./default-flows-dialog";
 
 /** The channel names shown on the screen. */
 export const CHANNEL_LABELS: Record<Connection["channel"], MessageDescriptor> = {
@@ -55,11 +56,13 @@ function ConnectionRow({
   onEdit,
   onDelete,
   onPair,
+  onDefaultFlows,
 }: {
   connection: Connection;
   onEdit: () => void;
   onDelete: () => void;
   onPair: () => void;
+  onDefaultFlows: () => void;
 }) {
   const { t, i18n } = useLingui();
   const disconnect = useDisconnectConnection();
@@ -97,6 +100,10 @@ function ConnectionRow({
             {t`Disconnect`}
           </Button>
         ) : null}
+        <Button size="sm" variant="outline" onClick={onDefaultFlows} aria-label={t`Default flows of ${name}`}>
+          <Workflow />
+          {t`Default flows`}
+        </Button>
         <Button size="sm" variant="outline" onClick={onEdit} aria-label={t`Edit ${name}`}>
           <Pencil />
           {t`Edit`}
@@ -138,6 +145,7 @@ export function ConnectionsPage() {
   const [editing, setEditing] = useState<Connection | null>(null);
   const [deleting, setDeleting] = useState<Connection | null>(null);
   const [pairing, setPairing] = useState<Connection | null>(null);
+  const [defaults, setDefaults] = useState<Connection | null>(null);
 
   const openCreate = () => {
     setEditing(null);
@@ -210,6 +218,7 @@ export function ConnectionsPage() {
                 }}
                 onDelete={() => setDeleting(connection)}
                 onPair={() => setPairing(connection)}
+                onDefaultFlows={() => setDefaults(connection)}
               />
             ))}
           </ul>
@@ -225,6 +234,7 @@ export function ConnectionsPage() {
         }}
       />
       <DeleteDialog connection={deleting} onOpenChange={(open) => (open ? undefined : setDeleting(null))} />
+      <DefaultFlowsDialog connection={defaults} onClose={() => setDefaults(null)} />
       <PairingDialog connection={pairing} onOpenChange={(open) => (open ? undefined : setPairing(null))} />
     </div>
   );
