@@ -118,7 +118,10 @@ async function timed(label, runs, request) {
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-contacts-"));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const serverArgs = ["--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error", "--var", `PUBLIC_URL:${base}`];
+// The worker is bundled once and served unbundled: `wrangler dev` would otherwise rebuild and
+// reload on every source change in the working tree, losing the local queue's message in flight.
+const build = join(state, "build");
+const serverArgs = [join(build, "index.js"), "--no-bundle", "--config", join(root, "wrangler.toml"), "--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error", "--var", `PUBLIC_URL:${base}`];
 let server;
 const stopServer = async () => {
   if (!server) return;
@@ -129,6 +132,7 @@ const stopServer = async () => {
 };
 const t0 = performance.now();
 try {
+  await quiet("wrangler", ["deploy", "--dry-run", "--outdir", build]);
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
   server = startWrangler(port, serverArgs);
   await waitFor(`${base}/api/health`);
@@ -196,10 +200,16 @@ try {
     if (started.status !== 200) throw new Error(`start: ${started.status} ${await started.text()}`);
     let job;
     let stagedAt = null;
+    let lastChange = performance.now();
+    let lastProcessed = -1;
     for (;;) {
       job = await get(`/api/jobs/${uploaded.jobId}`);
       if (stagedAt === null && job.total > 0) stagedAt = performance.now();
       if (job.status === "done" || job.status === "failed") break;
+      if (job.processed !== lastProcessed) [lastProcessed, lastChange] = [job.processed, performance.now()];
+      // `wrangler dev` reloads the worker when a source file changes, and the local queue loses
+      // the message in flight: say so instead of waiting forever.
+      if (performance.now() - lastChange > 180_000) throw new Error(`import stalled at ${job.processed}/${job.total} rows for 3 minutes (was the worker reloaded by a source change?)`);
       await new Promise((r) => setTimeout(r, 250));
     }
     const seconds = (performance.now() - i0) / 1000;
