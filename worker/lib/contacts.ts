@@ -7,7 +7,7 @@
  * Every function takes the company id and filters on it (STYLE habit 2). Statements bind at most
  * 100 parameters (D1, platform-limits A1): id lists are chunked.
  */
-import { and, count, desc, eq, inArray, is, isNotNull, isNull, SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, is, isNotNull, isNull, SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import {
   companies,
@@ -87,8 +87,18 @@ export function adjustContactCount(db: Db, companyId: string, delta: SQL | numbe
 }
 
 /** SQL counting which of `ids` are contacts of the company (for counter deltas inside a batch). */
+/**
+ * `company_id = ?` written so SQLite does not use the company index for it: D1 keeps no table
+ * statistics, so for `company_id = ? AND key IN (…)` the planner picks the company index and walks
+ * every row of the company instead of looking the keys up by primary key (EXPLAIN QUERY PLAN; at
+ * 1,000,000 contacts a list page took 2 s). The unary `+` keeps the filter and drops the index.
+ */
+function sameCompany(column: SQLWrapper, companyId: string): SQL {
+  return sql`+${column} = ${companyId}`;
+}
+
 function existingAmong(companyId: string, ids: string[]): SQL {
-  return sql`(SELECT count(*) FROM ${contacts} WHERE ${contacts.companyId} = ${companyId} AND ${inArray(contacts.id, ids)})`;
+  return sql`(SELECT count(*) FROM ${contacts} WHERE ${sameCompany(contacts.companyId, companyId)} AND ${inArray(contacts.id, ids)})`;
 }
 
 /** The company's contact count, from the counter (created from one real count the first time). */
@@ -272,7 +282,7 @@ export async function tagsOf(db: Db, companyId: string, contactIds: string[]): P
       .select({ contactId: contactTags.contactId, id: tags.id, name: tags.name, color: tags.color })
       .from(contactTags)
       .innerJoin(tags, and(eq(tags.id, contactTags.tagId), eq(tags.companyId, contactTags.companyId)))
-      .where(and(eq(contactTags.companyId, companyId), inArray(contactTags.contactId, part)))
+      .where(and(sameCompany(contactTags.companyId, companyId), inArray(contactTags.contactId, part)))
       .orderBy(tags.name);
     for (const r of rows) {
       const list = byContact.get(r.contactId) ?? [];
@@ -290,7 +300,7 @@ export async function valuesOf(db: Db, companyId: string, contactIds: string[]):
     const rows = await db
       .select({ contactId: contactFieldValues.contactId, fieldId: contactFieldValues.fieldId, value: contactFieldValues.value })
       .from(contactFieldValues)
-      .where(and(eq(contactFieldValues.companyId, companyId), inArray(contactFieldValues.contactId, part)));
+      .where(and(sameCompany(contactFieldValues.companyId, companyId), inArray(contactFieldValues.contactId, part)));
     for (const r of rows) {
       const values = byContact.get(r.contactId) ?? {};
       values[r.fieldId] = r.value;
