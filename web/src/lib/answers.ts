@@ -36,7 +36,7 @@ import type { Json } from "../../../schema/columns";
 import type { TokenAnswer } from "../../../schema/validation/auth";
 import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES } from "../../../schema/custom-fields";
 import { isImportTarget } from "../../../schema/validation/jobs";
-import type { DefaultFlowsAnswer, FlowMediaAnswer, FlowStatsAnswer, FlowSummary, FolderAnswer, KeywordAnswer, PublishAnswer, SharedFlowAnswer, ShareRefusal } from "../../../schema/flow-api";
+import type { DefaultFlowsAnswer, FlowMediaAnswer, FlowRunAnswer, FlowStatsAnswer, FlowSummary, FolderAnswer, KeywordAnswer, PublishAnswer, SharedFlowAnswer, ShareRefusal } from "../../../schema/flow-api";
 import { FLOW_TYPES } from "../../../schema/flow-builders";
 import { KEYWORD_RULE_TYPES } from "../../../schema/keywords";
 import { parseFlow, type FlowDocument } from "../../../schema/flows";
@@ -583,3 +583,19 @@ export const defaultFlowsAnswer: z.ZodType<DefaultFlowsAnswer> = z.object({
 
 /** POST /api/tickets/{id}/start-flow → the new run. */
 export const startFlowAnswer: z.ZodType<{ runId: string }> = z.object({ runId: z.string() });
+
+/** A contact's flow run (GET /api/contacts/{id}/runs). */
+export const flowRunAnswer: z.ZodType<FlowRunAnswer> = z.object({
+  id: z.string(),
+  flowId: z.string(),
+  flowName: z.string(),
+  version: z.number(),
+  nodeId: z.string().nullable(),
+  nodeType: z.string().nullable(),
+  status: z.enum(["running", "waiting", "done", "failed"]),
+  waitingFor: z.enum(["reply", "timer", "http"]).nullable(),
+  since: z.number().nullable(),
+  error: z.object({ code: z.string(), message: z.string(), nodeId: z.string().nullable() }).nullable(),
+});
+/** GET /api/contacts/{id}/runs → FlowRunAnswer[] newest first. */
+export const flowRunList: z.ZodType<FlowRunAnswer[]> = z.array(flowRunAnswer);

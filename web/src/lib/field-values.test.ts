@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldInputError, formatDocument, formatFieldValue, inputTypeOf, toDatetimeLocal, toInputValue } from "./field-values";
+import { fieldInputError, formatDocument, formatFieldValue, formatRelative, inputTypeOf, toDatetimeLocal, toInputValue } from "./field-values";
 
 describe("field values", () => {
   const pt = { locale: "pt-BR", timeZone: "America/Sao_Paulo" };
@@ -13,6 +13,16 @@ describe("field values", () => {
     expect(formatFieldValue("document", "52998224725", pt)).toBe("529.982.247-25");
     expect(formatFieldValue("text", null, pt)).toBe("");
     expect(formatFieldValue("number", "n/a", pt)).toBe("n/a");
+  });
+
+  it("says how long ago a moment was, in the largest unit that fits", () => {
+    const now = 1_700_000_000_000;
+    expect(formatRelative(now - 20_000, now, "en-US")).toBe("now");
+    expect(formatRelative(now - 5 * 60_000, now, "en-US")).toBe("5 minutes ago");
+    expect(formatRelative(now - 3 * 3600_000, now, "pt-BR")).toBe("há 3 horas");
+    expect(formatRelative(now - 26 * 3600_000, now, "en-US")).toBe("yesterday");
+    expect(formatRelative(now - 3 * 24 * 3600_000, now, "es-ES")).toBe("hace 3 días");
+    expect(formatRelative(now + 2 * 60_000, now, "en-US")).toBe("in 2 minutes");
   });
 
   it("formats documents", () => {

@@ -1,6 +1,6 @@
 /**
  * The default layout shell (spec §2 "default" layout): sidebar navigation filtered by permission,
- * company switcher, online toggle, invites, language, theme, user menu with logout, and the
+ * company switcher, online toggle, flow notifications, invites, language, theme, user menu with logout, and the
  * company's notices (activation, pending payment, subscription expiry, connection lost). Used by every layout that
  * lives inside the app (default, broadcasts, registers, settings, franchises).
  */
@@ -23,6 +23,7 @@ import { SubscriptionNotices } from "@/features/companies/components/subscriptio
 import { ConnectionLostNotice } from "@/features/connections/components/connection-lost-notice";
 import { useActiveCompany } from "@/features/companies/hooks/use-companies";
 import { InvitesMenu } from "@/features/invites/components/invites-menu";
+import { NotificationsMenu } from "@/features/notifications/components/notifications-menu";
 import { ThemeToggle } from "@/features/preferences/components/theme-toggle";
 import { LanguageSwitch } from "@/features/preferences/components/language-switch";
 import { FRANCHISE_NAV_ITEM, NAV_ITEMS, visibleNavItems } from "../navigation";
@@ -131,6 +132,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           </Button>
           <div className="flex-1" />
           <StatusToggle />
+          <NotificationsMenu />
           <InvitesMenu onResponded={rerunGuards} />
           <LanguageSwitch />
           <ThemeToggle />

@@ -13,10 +13,18 @@ export const SheetTitle = Dialog.Title;
 /** Accessible description of the sheet. */
 export const SheetDescription = Dialog.Description;
 
-/** The panel, sliding from the left or the right. */
-export function SheetContent({ className, side = "left", ...props }: ComponentProps<typeof Dialog.Content> & { side?: "left" | "right" }) {
+/**
+ * The panel, sliding from the left or the right. `container` portals it into an element of the page
+ * instead of the body (a non-modal panel placed inside a region, positioned `absolute` by the caller).
+ */
+export function SheetContent({
+  className,
+  side = "left",
+  container,
+  ...props
+}: ComponentProps<typeof Dialog.Content> & { side?: "left" | "right"; container?: HTMLElement | null }) {
   return (
-    <Dialog.Portal>
+    <Dialog.Portal container={container}>
       <Dialog.Overlay className="fixed inset-0 z-40 bg-black/50" />
       <Dialog.Content
         className={cn(

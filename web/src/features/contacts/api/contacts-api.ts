@@ -2,12 +2,13 @@
  * Contacts (worker/routes/contacts.ts) and their import and export jobs (worker/routes/jobs.ts):
  * the keyset-paged list with its filter, one contact with every field's value and its tickets,
  * create, edit, delete, bulk tag/untag/delete, the .xlsx upload and mapping, the export, a job's
- * progress, and a ticket's messages for the contact's conversation history.
+ * progress, a ticket's messages for the contact's conversation history, and the contact's flow runs
+ * (worker/routes/flow-runs.ts) with their stop.
  */
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/session";
 import { isApiError } from "@/lib/api";
-import { contactAnswer, contactBulkAnswer, contactDetailAnswer, contactPage, importUploadAnswer, jobAnswer, messagePage } from "@/lib/answers";
+import { contactAnswer, contactBulkAnswer, contactDetailAnswer, contactPage, flowRunList, importUploadAnswer, jobAnswer, messagePage } from "@/lib/answers";
 import type { ContactAnswer, ContactBulkAnswer, ImportUploadAnswer, JobAnswer } from "../../../../../schema/api-types";
 import type { ContactFilter } from "../../../../../schema/validation/contacts";
 import { listQueryParams } from "../lib/contact-filter";
@@ -20,6 +21,7 @@ export const contactKeys = {
   list: (filter: ContactFilter) => [...contactKeys.lists(), filter] as const,
   detail: (id: string) => [...contactKeys.all, "detail", id] as const,
   messages: (ticketId: string) => [...contactKeys.all, "messages", ticketId] as const,
+  runs: (id: string) => [...contactKeys.all, "runs", id] as const,
   job: (id: string) => ["jobs", id] as const,
 };
 
@@ -52,6 +54,22 @@ export const ticketMessagesQuery = (ticketId: string) =>
       api.call("GET", `/tickets/${encodeURIComponent(ticketId)}/messages`, messagePage, { query: { cursor: pageParam ?? undefined }, signal }),
     getNextPageParam: (last) => last.cursor,
   });
+
+/** How often a contact's runs are reloaded while one of them is still going, in ms. */
+export const RUNS_REFRESH_MS = 15_000;
+
+/** GET /api/contacts/{id}/runs → the contact's flow runs, newest first (permission `contacts` or `tickets`). */
+export const contactRunsQuery = (id: string) =>
+  queryOptions({
+    queryKey: contactKeys.runs(id),
+    queryFn: ({ signal }) => api.call("GET", `/contacts/${encodeURIComponent(id)}/runs`, flowRunList, { signal }),
+    refetchInterval: (query) => (query.state.data?.some((run) => run.status === "running" || run.status === "waiting") ? RUNS_REFRESH_MS : false),
+  });
+
+/** POST /api/contacts/{id}/runs/{runId}/stop → 204; 404 when the run is no longer in progress. */
+export function stopContactRun(contactId: string, runId: string): Promise<void> {
+  return api.send("POST", `/contacts/${encodeURIComponent(contactId)}/runs/${encodeURIComponent(runId)}/stop`);
+}
 
 /** A contact as the form sends it; `fields` values are raw text ("" or null clears). */
 export type ContactWrite = {

@@ -1,8 +1,8 @@
 /**
  * The contact's page, as a slide-over over the list (/contacts?contact=<id>, so it can be linked):
  * details, tags, every field's value (built-ins and formulas computed by the worker), the contact's
- * tickets (each opening the chat centre at /chats?ticket=<id>) and the conversation history of the
- * chosen ticket. Edit and delete from here.
+ * tickets (each opening the chat centre at /chats?ticket=<id>), its flow runs (stoppable) and the
+ * conversation history of the chosen ticket. Edit and delete from here.
  */
 import { useState, type ReactNode } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
@@ -31,10 +31,11 @@ import type { ContactAnswer, ContactDetailAnswer, ContactFieldValueAnswer, Conta
 import type { MessageAnswer } from "../../../../../schema/realtime";
 import { ticketMessagesQuery } from "../api/contacts-api";
 import { useContact, useDeleteContact } from "../hooks/use-contacts";
+import { ContactRuns } from "./contact-runs";
 
 const STATUS_LABELS: Record<ContactTicketAnswer["status"], MessageDescriptor> = {
   pending: msg`Pending`,
-  open: msg`Open`,
+  open: msg({ message: "Open", context: "ticket status" }),
   closed: msg`Closed`,
 };
 
@@ -226,6 +227,9 @@ function ContactDetails({ contact, format, onEdit, onDeleted }: { contact: Conta
           <p className="text-sm text-muted-foreground">{t`No tickets yet.`}</p>
         )}
       </Section>
+      <Section title={t`Flows`}>
+        <ContactRuns contactId={contact.id} format={format} />
+      </Section>
       {canSeeChats && ticketId ? (
         <Section title={t`Conversation history`}>
           <ConversationHistory ticketId={ticketId} format={format} />
@@ -272,7 +276,7 @@ export function ContactDrawer({
       <SheetContent side="right" className="w-full max-w-2xl">
         <div className="flex items-center justify-between gap-3 border-b px-5 py-3">
           <SheetTitle className="text-base font-semibold">{t`Contact`}</SheetTitle>
-          <SheetDescription className="sr-only">{t`The contact's details, tags, fields, tickets and conversation history.`}</SheetDescription>
+          <SheetDescription className="sr-only">{t`The contact's details, tags, fields, tickets, flows and conversation history.`}</SheetDescription>
           <SheetClose asChild>
             <Button variant="ghost" size="icon" aria-label={t`Close`}>
               <X />

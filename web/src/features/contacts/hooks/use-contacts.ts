@@ -9,9 +9,11 @@ import {
   contactKeys,
   contactListQuery,
   contactQuery,
+  contactRunsQuery,
   createContact,
   deleteContact,
   runBulk,
+  stopContactRun,
   updateContact,
   type BulkAction,
   type BulkTarget,
@@ -62,5 +64,19 @@ export function useBulkAction() {
       notifySuccess(action.action === "delete" ? "deleted" : "edited");
       await queryClient.invalidateQueries({ queryKey: contactKeys.all });
     },
+  });
+}
+
+/** The contact's flow runs, newest first (reloaded while one is in progress). */
+export function useContactRuns(contactId: string) {
+  return useQuery(contactRunsQuery(contactId));
+}
+
+/** Stops one of the contact's runs; the runs are reloaded whether it worked or not (a 404 means it already ended). */
+export function useStopRun(contactId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (runId: string) => stopContactRun(contactId, runId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contactKeys.runs(contactId) }),
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The slide-over of the block being edited (spec §2 "each entity is edited in a slide-over form"):
- * non-modal, so the canvas stays usable beside it; its problems on top, the type's form, delete.
+ * non-modal, so the canvas stays usable beside it, and placed below the editor's toolbar so Publish
+ * stays reachable; its problems on top, the type's form, delete.
  */
 import { useLingui } from "@lingui/react/macro";
 import { AlertTriangle, Trash2, X } from "lucide-react";
@@ -68,15 +69,21 @@ function SheetBody({ id }: { id: string }) {
   );
 }
 
-/** The block form slide-over, open while a block is being edited. */
-export function BlockSheet() {
+/**
+ * The block form slide-over, open while a block is being edited. It is portalled into `container`
+ * (the editor's area below the toolbar) and positioned inside it, so the toolbar — Publish, undo,
+ * test run — stays visible and usable while a form is open.
+ */
+export function BlockSheet({ container }: { container: HTMLElement | null }) {
   const editingId = useEditor((state) => state.editingId);
   const setEditing = useEditor((state) => state.setEditing);
+  if (!container) return null;
   return (
     <Sheet open={editingId !== null} modal={false} onOpenChange={(open) => (open ? undefined : setEditing(null))}>
       <SheetContent
         side="right"
-        className="top-14 w-full max-w-md sm:top-0"
+        container={container}
+        className="absolute z-40 w-full max-w-md"
         onInteractOutside={(event) => event.preventDefault()}
         onOpenAutoFocus={(event) => event.preventDefault()}
         data-testid="block-sheet"

@@ -155,6 +155,8 @@ function EditorLayout({ flow }: { flow: FlowDetail }) {
   const { status, flush } = useAutosave(flow.id, store);
   const [testing, setTesting] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false);
+  // The area below the toolbar, where the block form opens (so it never covers Publish).
+  const [workArea, setWorkArea] = useState<HTMLDivElement | null>(null);
   const hasStart = useEditor((state) => state.nodes.some((node) => node.type === "start"));
   const { screenToFlowPosition, setCenter, getZoom } = useReactFlow<EditorNode, EditorEdge>();
   const stats = useQuery(flowStatsQuery(flow.id));
@@ -182,7 +184,7 @@ function EditorLayout({ flow }: { flow: FlowDetail }) {
   return (
     <div className="-mx-4 -my-4 flex h-[calc(100dvh-3.5rem)] min-h-[30rem] flex-col overflow-hidden border-y bg-background sm:mx-0 sm:my-0 sm:h-[calc(100dvh-6.5rem)] sm:rounded-xl sm:border">
       <Toolbar flow={flow} status={status} flush={flush} testing={testing} onTest={() => setTesting((value) => !value)} onPalette={() => setPaletteOpen(true)} />
-      <div className="flex min-h-0 flex-1">
+      <div ref={setWorkArea} className="relative flex min-h-0 flex-1">
         <div className="hidden w-60 shrink-0 overflow-y-auto border-r lg:block">
           <Palette onAdd={add} hasStart={hasStart} />
         </div>
@@ -195,7 +197,7 @@ function EditorLayout({ flow }: { flow: FlowDetail }) {
           </div>
         ) : null}
       </div>
-      <BlockSheet />
+      <BlockSheet container={workArea} />
       <Sheet open={paletteOpen} onOpenChange={setPaletteOpen}>
         <SheetContent side="left" className="overflow-y-auto">
           <SheetTitle className="sr-only">{t`Blocks`}</SheetTitle>
