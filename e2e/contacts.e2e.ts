@@ -4,9 +4,10 @@
  * custom field, export and download the file, and move a contact on the CRM board.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { XlsxWriter, concatBytes } from "../worker/lib/xlsx-writer";
-import { BASE_URL, launch, newContext, snapshot } from "./browser";
+import { BASE_URL, launch, snapshot } from "./browser";
+import { api, englishContext, login } from "./support";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -15,17 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
 
 /** A small spreadsheet: a header row and four customers, one with a bad phone. */
 function spreadsheet(): Buffer {
@@ -38,18 +28,9 @@ function spreadsheet(): Buffer {
   return Buffer.from(concatBytes(writer.finish()));
 }
 
-async function login(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.getByRole("navigation", { name: "Main navigation" }).waitFor();
-}
-
 describe("contacts and the CRM board, as a person would use them", () => {
   it("import with progress, filter by tag, edit a custom field, export and download, move on the CRM board", async () => {
-    const context = await newContext(browser, "en-US");
-    await context.addCookies([{ name: "locale", value: "en-US", url: BASE_URL }]);
+    const context = await englishContext(browser);
     const page = await context.newPage();
     const email = `contacts.${Date.now().toString(36)}@example.com`;
     const password = "contacts-password-1";

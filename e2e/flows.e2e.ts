@@ -6,8 +6,9 @@
  * drawer then shows the answer in the custom field, the saved value and the tag.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { BASE_URL, launch, newContext, snapshot } from "./browser";
+import type { Browser, Locator, Page } from "playwright-core";
+import { launch, snapshot } from "./browser";
+import { api, englishContext, login } from "./support";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,32 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** A context whose pages speak English (the language cookie of spec §9). */
-async function englishContext(): Promise<BrowserContext> {
-  const context = await newContext(browser, "en-US");
-  await context.addCookies([{ name: "locale", value: "en-US", url: BASE_URL }]);
-  return context;
-}
-
-async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-async function login(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.getByRole("navigation", { name: "Main navigation" }).waitFor();
-}
 
 /** Adds a block from the palette after the selected one; answers its (open) form. */
 async function addBlock(page: Page, type: string): Promise<Locator> {
@@ -55,8 +30,8 @@ async function addBlock(page: Page, type: string): Promise<Locator> {
 
 describe("the flow builder, as a member and a customer would use it", () => {
   it("build in the editor, publish, default flow of the sandbox connection, phone taps a button and answers, field and tag on the contact", async () => {
-    const memberContext = await englishContext();
-    const phoneContext = await englishContext();
+    const memberContext = await englishContext(browser);
+    const phoneContext = await englishContext(browser);
     const page = await memberContext.newPage();
     const phone = await phoneContext.newPage();
     const email = `flows.${Date.now().toString(36)}@example.com`;

@@ -8,7 +8,8 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { BASE_URL, launch, newContext, snapshot } from "./browser";
+import { BASE_URL, launch, snapshot } from "./browser";
+import { api, englishContext, login } from "./support";
 
 const META = process.env.E2E_META_ORIGIN ?? "";
 const APP_SECRET = process.env.E2E_APP_SECRET ?? "";
@@ -20,24 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** A context whose pages speak English (the language cookie of spec §9). */
-async function englishContext(): Promise<BrowserContext> {
-  const context = await newContext(browser, "en-US");
-  await context.addCookies([{ name: "locale", value: "en-US", url: BASE_URL }]);
-  return context;
-}
-
-async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
 
 /** Registers an owner through the API and signs the agent page in through the login screen. */
 async function agentPage(context: BrowserContext, label: string): Promise<{ page: Page; token: string }> {
@@ -51,18 +34,14 @@ async function agentPage(context: BrowserContext, label: string): Promise<{ page
     companyName: `Loja ${label}`,
   });
   const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.getByRole("navigation", { name: "Main navigation" }).waitFor();
+  await login(page, email, password);
   return { page, token };
 }
 
 describe("the main job, as people would use it", () => {
   it("sandbox phone and agent: pair, message, live ticket, reply with ticks, close with farewell", async () => {
-    const agentContext = await englishContext();
-    const phoneContext = await englishContext();
+    const agentContext = await englishContext(browser);
+    const phoneContext = await englishContext(browser);
     const { page: agent, token } = await agentPage(agentContext, "sandbox");
     const phone = await phoneContext.newPage();
     try {
@@ -130,7 +109,7 @@ describe("the main job, as people would use it", () => {
   });
 
   it("WhatsApp Cloud API: signed webhook in, reply out through the adapter, read status, farewell", async () => {
-    const context = await englishContext();
+    const context = await englishContext(browser);
     const { page: agent, token } = await agentPage(context, "cloud");
     const phoneNumberId = String(Date.now()).slice(-12);
     const waId = "5511955554444";

@@ -4,23 +4,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
-import { ensureDevVars, must, run, startWrangler, waitFor, wranglerEnv } from "../scripts/lib.mjs";
+import { ensureDevVars, freePort, must, run, startWrangler, waitFor, wranglerEnv } from "../scripts/lib.mjs";
 import { startMetaStandIn } from "../standins/meta-graph.ts";
 
 /** The app secret the e2e worker checks webhook signatures with (the stand-in signs with it). */
 const E2E_APP_SECRET = "e2e-app-secret";
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 ensureDevVars();
 const state = mkdtempSync(join(tmpdir(), "conversa-e2e-"));

@@ -12,12 +12,11 @@
 // 3. Imports BENCH_IMPORTS (default "10000,100000") row .xlsx files through POST
 //    /api/contacts/import + /api/jobs/{id}/start and the `jobs` queue, printing rows/s and the
 //    workerd RSS (from /proc, as bench-inbound does) before and at its peak during each import.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
 import { spawn } from "node:child_process";
-import { must, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { freePort, must, percentile, root, startWrangler, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { XlsxWriter, concatBytes } from "../worker/lib/xlsx-writer.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
@@ -25,30 +24,6 @@ const TAGS = Number(process.env.BENCH_TAGS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const IMPORTS = (process.env.BENCH_IMPORTS ?? "10000,100000").split(",").map(Number).filter((n) => n > 0);
 const SEED_CHUNK = 100_000;
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-/** RSS (bytes) of workerd processes, read from /proc. */
-function workerdRss() {
-  let total = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      if (!/^Name:\s*workerd/m.test(status)) continue;
-      total += Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0) * 1024;
-    } catch {
-      // process went away
-    }
-  }
-  return total;
-}
 
 /** Runs a command with its stdout discarded (wrangler d1 execute prints every statement's result); throws on failure. */
 function quiet(cmd, args) {
@@ -59,7 +34,6 @@ function quiet(cmd, args) {
 }
 
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const id = (group, n) => `01900000-0000-7000-${group}-${String(n).padStart(12, "0")}`;
 
 /** The seed as SQL: recursive CTEs generate the rows inside SQLite. */

@@ -9,8 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
-import { bundleWorker, must, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, freePort, must, percentile, pool, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -18,19 +17,6 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const SECRET = "bench-app-secret";
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
-async function pool(items, concurrency, fn) {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => { while (next < items.length) await fn(items[next++]); }));
-}
 async function timed(url) {
   const t0 = performance.now();
   const res = await fetch(url);

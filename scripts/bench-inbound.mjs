@@ -5,11 +5,10 @@
 // (BENCH_CONTACTS contacts × BENCH_MESSAGES messages, BENCH_CONCURRENCY at once) and prints
 // messages/s, p50/p95/p99 from POST to the message pushed on the WebSocket, the worker's peak RSS,
 // and the same load on GET /api/health (no storage) with the ratio between the two.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
-import { bundleWorker, must, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, freePort, must, percentile, pool, startWrangler, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
@@ -17,48 +16,6 @@ const PER_CONTACT = Number(process.env.BENCH_MESSAGES ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 // Messages per contact are sent in rounds: round m+1 starts after round m, as a person types.
 const SECRET = "bench-app-secret";
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-/** RSS (bytes) of workerd processes, read from /proc. */
-function workerdRss() {
-  let total = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      if (!/^Name:\s*workerd/m.test(status)) continue;
-      const kb = Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0);
-      total += kb * 1024;
-    } catch {
-      // process went away
-    }
-  }
-  return total;
-}
-
-function percentile(sorted, p) {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function pool(items, concurrency, fn) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i], i);
-      }
-    }),
-  );
-}
 
 const meta = await startMetaStandIn({ keepAlive: true });
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-"));

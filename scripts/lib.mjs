@@ -1,6 +1,8 @@
-// Shared helpers of the start, test and e2e scripts: running commands, waiting for the server.
+// Shared helpers of the start, test, e2e and benchmark scripts: running commands, waiting for the
+// server, free ports, concurrency and latency percentiles.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 
 export const root = new URL("..", import.meta.url).pathname;
@@ -91,4 +93,50 @@ export async function seedDemo(baseUrl) {
 export async function bundleWorker(outdir) {
   await must("wrangler", ["deploy", "--dry-run", "--outdir", outdir], { env: { ...wranglerEnv, WRANGLER_LOG: "error" } });
   return [`${outdir}/index.js`, "--no-bundle", "--config", `${root}wrangler.toml`];
+}
+
+/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/** The `p`th percentile (0–100) of ascending `sorted` values; NaN when there are none. */
+export function percentile(sorted, p) {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `fn(item, index)` over `items`, at most `concurrency` at once. */
+export async function pool(items, concurrency, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
+}
+
+/** RSS (bytes) of the workerd processes, read from /proc. */
+export function workerdRss() {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      if (!/^Name:\s*workerd/m.test(status)) continue;
+      total += Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      // process went away
+    }
+  }
+  return total;
 }

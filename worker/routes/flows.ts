@@ -117,6 +117,21 @@ function ownMediaKey(companyId: string, ref: string): string | null {
   return key.startsWith(`media/${companyId}/`) ? key : null;
 }
 
+
+/** The state of a flow row just created, copied or imported at `at`: not shared, never published. */
+function freshFlowState(at: number) {
+  return {
+    shareActive: false,
+    cloneActive: false,
+    restrictCompanies: false,
+    allowedCompanyIds: [],
+    publishedVersion: null,
+    publishedAt: null,
+    createdAt: at,
+    updatedAt: at,
+  } satisfies Partial<FlowRow>;
+}
+
 export const foldersRoutes = new Hono<HonoEnv>()
   .use(requireUser, requireCompany, requireSubscription, requirePermission("flow"))
   /** GET /api/folders?parentId=<id>|root → FolderAnswer[] by name. */
@@ -197,14 +212,7 @@ export const flowsRoutes = new Hono<HonoEnv>()
       name: input.name,
       type: input.type,
       draft: JSON.stringify(emptyFlow()),
-      shareActive: false,
-      cloneActive: false,
-      restrictCompanies: false,
-      allowedCompanyIds: [],
-      publishedVersion: null,
-      publishedAt: null,
-      createdAt: at,
-      updatedAt: at,
+      ...freshFlowState(at),
     };
     await c.var.db.insert(flows).values(row);
     return c.json(presentFlow(row), 201);
@@ -266,14 +274,7 @@ export const flowsRoutes = new Hono<HonoEnv>()
       ...flow,
       id: newId(),
       name: `${flow.name} (copy)`.slice(0, 120),
-      shareActive: false,
-      cloneActive: false,
-      restrictCompanies: false,
-      allowedCompanyIds: [],
-      publishedVersion: null,
-      publishedAt: null,
-      createdAt: at,
-      updatedAt: at,
+      ...freshFlowState(at),
     };
     await c.var.db.insert(flows).values(row);
     return c.json(presentFlow(row), 201);
@@ -449,14 +450,7 @@ export const shareFlowRoutes = new Hono<HonoEnv>()
       name: flow.name,
       type: flow.type,
       draft: JSON.stringify(parseDraft(JSON.parse(text)).draft),
-      shareActive: false,
-      cloneActive: false,
-      restrictCompanies: false,
-      allowedCompanyIds: [],
-      publishedVersion: null,
-      publishedAt: null,
-      createdAt: at,
-      updatedAt: at,
+      ...freshFlowState(at),
     };
     await db.insert(flows).values(row);
     return c.json(presentFlow(row), 201);

@@ -104,21 +104,16 @@ export function Combobox({ options, value, onValueChange, placeholder, searchLab
         </button>
       </PopoverTrigger>
       <PopoverContent align="start" className="w-[var(--radix-popover-trigger-width)] min-w-64 p-0">
-        <input
-          autoFocus
-          type="text"
-          role="searchbox"
-          aria-label={searchLabel}
-          placeholder={searchLabel}
-          aria-controls={listId}
-          aria-activedescendant={filtered.length ? optionId(active) : undefined}
+        <ComboboxSearch
+          label={searchLabel}
+          listId={listId}
+          activeId={filtered.length ? optionId(active) : undefined}
           value={query}
-          onChange={(event) => {
-            setQuery(event.target.value);
+          onValueChange={(next) => {
+            setQuery(next);
             setActive(0);
           }}
           onKeyDown={onKeyDown}
-          className="h-10 w-full border-b bg-transparent px-3 text-sm outline-none placeholder:text-muted-foreground"
         />
         <ul id={listId} role="listbox" aria-label={searchLabel} className="max-h-64 overflow-y-auto p-1">
           {filtered.length === 0 ? (
@@ -144,5 +139,41 @@ export function Combobox({ options, value, onValueChange, placeholder, searchLab
         </ul>
       </PopoverContent>
     </Popover>
+  );
+}
+
+/**
+ * The search box at the top of a combobox's popover (also the multi-select's): focused on open,
+ * it drives the listbox `listId` with `aria-activedescendant` pointing at the highlighted option.
+ */
+export function ComboboxSearch({
+  label,
+  listId,
+  activeId,
+  value,
+  onValueChange,
+  onKeyDown,
+}: {
+  label: string;
+  listId: string;
+  activeId: string | undefined;
+  value: string;
+  onValueChange: (value: string) => void;
+  onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => void;
+}) {
+  return (
+    <input
+      autoFocus
+      type="text"
+      role="searchbox"
+      aria-label={label}
+      placeholder={label}
+      aria-controls={listId}
+      aria-activedescendant={activeId}
+      value={value}
+      onChange={(event) => onValueChange(event.target.value)}
+      onKeyDown={onKeyDown}
+      className="h-10 w-full border-b bg-transparent px-3 text-sm outline-none placeholder:text-muted-foreground"
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type ComponentProps, type KeyboardEvent, type ReactNode } from "react";
 import { Check, ChevronsUpDown } from "lucide-react";
-import { filterOptions } from "./combobox";
+import { ComboboxSearch, filterOptions } from "./combobox";
 import { Popover, PopoverContent, PopoverTrigger } from "./popover";
 import { cn } from "@/lib/utils";
 
@@ -77,21 +77,16 @@ export function MultiSelect({ options, value, onValueChange, placeholder, search
         </button>
       </PopoverTrigger>
       <PopoverContent align="start" className="w-[var(--radix-popover-trigger-width)] min-w-60 p-0">
-        <input
-          autoFocus
-          type="text"
-          role="searchbox"
-          aria-label={searchLabel}
-          placeholder={searchLabel}
-          aria-controls={listId}
-          aria-activedescendant={filtered.length ? optionId(active) : undefined}
+        <ComboboxSearch
+          label={searchLabel}
+          listId={listId}
+          activeId={filtered.length ? optionId(active) : undefined}
           value={query}
-          onChange={(event) => {
-            setQuery(event.target.value);
+          onValueChange={(next) => {
+            setQuery(next);
             setActive(0);
           }}
           onKeyDown={onKeyDown}
-          className="h-10 w-full border-b bg-transparent px-3 text-sm outline-none placeholder:text-muted-foreground"
         />
         <ul id={listId} role="listbox" aria-multiselectable="true" aria-label={searchLabel} className="max-h-64 overflow-y-auto p-1">
           {filtered.length === 0 ? (

@@ -7,14 +7,10 @@
 import { useEffect, useRef } from "react";
 import { useForm } from "react-hook-form";
 import { useLingui } from "@lingui/react/macro";
-import { X } from "lucide-react";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
+import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
-import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { useServerErrors } from "@/features/auth/hooks/use-server-errors";
 import type { Connection } from "../api/connections-api";
@@ -75,76 +71,51 @@ export function ConnectionFormSheet({
   const cloud = channel === "whatsapp-cloud";
   const tokenHint = connection?.accessTokenHint ?? null;
   return (
-    <Sheet open={open} onOpenChange={onOpenChange}>
-      <SheetContent side="right" className="w-full max-w-md sm:max-w-md">
-        <form onSubmit={onSubmit} className="flex h-full flex-col" noValidate>
-          <div className="flex items-start justify-between gap-2 border-b p-4">
-            <div className="grid gap-1">
-              <SheetTitle className="text-lg font-semibold">{connection ? t`Edit connection` : t`New connection`}</SheetTitle>
-              <SheetDescription className="text-sm text-muted-foreground">
-                {t`Name the connection, choose its channel and the messages sent when a conversation starts and ends.`}
-              </SheetDescription>
-            </div>
-            <SheetClose asChild>
-              <Button variant="ghost" size="icon" aria-label={t`Close`}>
-                <X />
-              </Button>
-            </SheetClose>
-          </div>
-          <div className="grid flex-1 content-start gap-4 overflow-y-auto p-4">
-            {errors.root?.server?.message ? (
-              <Alert variant="destructive">
-                <p>{errors.root.server.message}</p>
-              </Alert>
-            ) : null}
-            <FormField label={t`Name`} error={errors.name?.message}>
-              <Input autoFocus autoComplete="off" {...form.register("name")} />
+    <FormSheet
+      open={open}
+      onClose={() => onOpenChange(false)}
+      title={connection ? t`Edit connection` : t`New connection`}
+      description={t`Name the connection, choose its channel and the messages sent when a conversation starts and ends.`}
+      className="max-w-md sm:max-w-md"
+    >
+      <FormSheetForm onSubmit={onSubmit} serverError={errors.root?.server?.message} pending={isSubmitting} submitLabel={connection ? t`Save` : t`Create`}>
+        <FormField label={t`Name`} error={errors.name?.message}>
+          <Input autoFocus autoComplete="off" {...form.register("name")} />
+        </FormField>
+        <FormField label={t`Channel`} error={errors.channel?.message} hint={connection ? t`The channel of a connection cannot be changed.` : undefined}>
+          <select className={cn(controlClass, "h-9 py-1")} disabled={connection !== null} {...form.register("channel")}>
+            <option value="sandbox">{t`Sandbox phone (simulator)`}</option>
+            <option value="whatsapp-cloud">{t`WhatsApp Cloud API`}</option>
+          </select>
+        </FormField>
+        <FormField label={t`Phone`} error={errors.phone?.message} hint={t`Optional. With area code, e.g. +55 11 91234-5678.`}>
+          <Input type="tel" autoComplete="off" {...form.register("phone")} />
+        </FormField>
+        {cloud ? (
+          <fieldset className="grid gap-4 rounded-lg border p-3">
+            <legend className="px-1 text-sm font-medium">{t`WhatsApp Cloud API`}</legend>
+            <FormField label={t`Phone number ID`} error={errors.phoneNumberId?.message} hint={connection ? t`The phone number ID cannot be changed.` : undefined}>
+              <Input inputMode="numeric" autoComplete="off" readOnly={connection !== null} {...form.register("phoneNumberId")} />
             </FormField>
-            <FormField label={t`Channel`} error={errors.channel?.message} hint={connection ? t`The channel of a connection cannot be changed.` : undefined}>
-              <select className={cn(controlClass, "h-9 py-1")} disabled={connection !== null} {...form.register("channel")}>
-                <option value="sandbox">{t`Sandbox phone (simulator)`}</option>
-                <option value="whatsapp-cloud">{t`WhatsApp Cloud API`}</option>
-              </select>
+            <FormField label={t`WhatsApp Business Account ID`} error={errors.wabaId?.message} hint={t`Optional.`}>
+              <Input inputMode="numeric" autoComplete="off" {...form.register("wabaId")} />
             </FormField>
-            <FormField label={t`Phone`} error={errors.phone?.message} hint={t`Optional. With area code, e.g. +55 11 91234-5678.`}>
-              <Input type="tel" autoComplete="off" {...form.register("phone")} />
+            <FormField
+              label={t`Access token`}
+              error={errors.accessToken?.message}
+              hint={tokenHint ? t`Stored token: ${tokenHint}. Leave blank to keep it.` : undefined}
+            >
+              <Input type="password" autoComplete="off" {...form.register("accessToken")} />
             </FormField>
-            {cloud ? (
-              <fieldset className="grid gap-4 rounded-lg border p-3">
-                <legend className="px-1 text-sm font-medium">{t`WhatsApp Cloud API`}</legend>
-                <FormField label={t`Phone number ID`} error={errors.phoneNumberId?.message} hint={connection ? t`The phone number ID cannot be changed.` : undefined}>
-                  <Input inputMode="numeric" autoComplete="off" readOnly={connection !== null} {...form.register("phoneNumberId")} />
-                </FormField>
-                <FormField label={t`WhatsApp Business Account ID`} error={errors.wabaId?.message} hint={t`Optional.`}>
-                  <Input inputMode="numeric" autoComplete="off" {...form.register("wabaId")} />
-                </FormField>
-                <FormField
-                  label={t`Access token`}
-                  error={errors.accessToken?.message}
-                  hint={tokenHint ? t`Stored token: ${tokenHint}. Leave blank to keep it.` : undefined}
-                >
-                  <Input type="password" autoComplete="off" {...form.register("accessToken")} />
-                </FormField>
-              </fieldset>
-            ) : null}
-            <FormField label={t`Greeting message`} error={errors.greetingMessage?.message} hint={t`Sent when a new conversation starts.`}>
-              <Textarea rows={3} {...form.register("greetingMessage")} />
-            </FormField>
-            <FormField label={t`Farewell message`} error={errors.farewellMessage?.message} hint={t`Sent when a conversation is closed.`}>
-              <Textarea rows={3} {...form.register("farewellMessage")} />
-            </FormField>
-          </div>
-          <div className="flex justify-end gap-2 border-t p-4">
-            <SheetClose asChild>
-              <Button variant="outline">{t`Cancel`}</Button>
-            </SheetClose>
-            <Button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? <Spinner /> : null}
-              {connection ? t`Save` : t`Create`}
-            </Button>
-          </div>
-        </form>
-      </SheetContent>
-    </Sheet>
+          </fieldset>
+        ) : null}
+        <FormField label={t`Greeting message`} error={errors.greetingMessage?.message} hint={t`Sent when a new conversation starts.`}>
+          <Textarea rows={3} {...form.register("greetingMessage")} />
+        </FormField>
+        <FormField label={t`Farewell message`} error={errors.farewellMessage?.message} hint={t`Sent when a conversation is closed.`}>
+          <Textarea rows={3} {...form.register("farewellMessage")} />
+        </FormField>
+      </FormSheetForm>
+    </FormSheet>
   );
 }

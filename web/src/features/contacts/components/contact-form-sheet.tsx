@@ -2,14 +2,12 @@ import { useMemo } from "react";
 import { Controller, useForm, type Path } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
-import { Lock, X } from "lucide-react";
+import { Lock } from "lucide-react";
+import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { MultiSelect } from "@/components/ui/multi-select";
-import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
-import { Spinner } from "@/components/ui/spinner";
 import { applyServerErrors } from "@/lib/form-errors";
 import { inputTypeOf } from "@/lib/field-values";
 import { usePermissions } from "@/features/session/hooks/use-session";
@@ -57,84 +55,70 @@ function ContactForm({
   });
 
   return (
-    <form onSubmit={onSubmit} className="flex min-h-0 flex-1 flex-col" noValidate>
-      <div className="grid flex-1 content-start gap-4 overflow-y-auto p-5">
-        {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
-        <FormField label={t`Name`} error={errors.name?.message}>
-          <Input autoFocus autoComplete="off" maxLength={120} {...form.register("name")} />
+    <FormSheetForm onSubmit={onSubmit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={contact ? t`Save changes` : t`Create contact`}>
+      <FormField label={t`Name`} error={errors.name?.message}>
+        <Input autoFocus autoComplete="off" maxLength={120} {...form.register("name")} />
+      </FormField>
+      <FormField label={t`Phone`} error={errors.phone?.message} hint={t`With area code; add + and the country code outside Brazil.`}>
+        <Input type="tel" autoComplete="off" inputMode="tel" maxLength={32} {...form.register("phone")} />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label={t`Email`} error={errors.email?.message}>
+          <Input type="email" autoComplete="off" {...form.register("email")} />
         </FormField>
-        <FormField label={t`Phone`} error={errors.phone?.message} hint={t`With area code; add + and the country code outside Brazil.`}>
-          <Input type="tel" autoComplete="off" inputMode="tel" maxLength={32} {...form.register("phone")} />
+        <FormField label={t`Document`} error={errors.document?.message} hint={t`CPF, CNPJ, DNI, NIE or CUIT.`}>
+          <Input autoComplete="off" maxLength={32} {...form.register("document")} />
         </FormField>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label={t`Email`} error={errors.email?.message}>
-            <Input type="email" autoComplete="off" {...form.register("email")} />
-          </FormField>
-          <FormField label={t`Document`} error={errors.document?.message} hint={t`CPF, CNPJ, DNI, NIE or CUIT.`}>
-            <Input autoComplete="off" maxLength={32} {...form.register("document")} />
-          </FormField>
-        </div>
-        {rights.tags ? (
-          <Controller
-            control={form.control}
-            name="tags"
-            render={({ field }) => (
-              <FormField label={t`Tags`} error={errors.tags?.message}>
-                <MultiSelect
-                  options={tagOptions}
-                  value={field.value}
-                  onValueChange={field.onChange}
-                  placeholder={tags.length ? t`No tags` : t`No tags exist yet`}
-                  searchLabel={t`Search tags`}
-                  emptyText={t`No tag found.`}
-                />
+      </div>
+      {rights.tags ? (
+        <Controller
+          control={form.control}
+          name="tags"
+          render={({ field }) => (
+            <FormField label={t`Tags`} error={errors.tags?.message}>
+              <MultiSelect
+                options={tagOptions}
+                value={field.value}
+                onValueChange={field.onChange}
+                placeholder={tags.length ? t`No tags` : t`No tags exist yet`}
+                searchLabel={t`Search tags`}
+                emptyText={t`No tag found.`}
+              />
+            </FormField>
+          )}
+        />
+      ) : null}
+      {editable.length || computed.length ? (
+        <fieldset className="grid gap-4 border-t pt-4">
+          <legend className="pt-4 text-sm font-semibold">{t`Custom fields`}</legend>
+          {!rights.fields && editable.length ? (
+            <Alert>
+              <Lock />
+              <p>{t`You may see custom field values but not change them.`}</p>
+            </Alert>
+          ) : null}
+          {editable.map((field) => {
+            const type = inputTypeOf(field.type);
+            return (
+              <FormField
+                key={field.id}
+                label={fieldDisplayName(field, i18n)}
+                error={errors.fields?.[field.id]?.message}
+                hint={field.type === "datetime" ? t`In the company's time zone (${timeZone}).` : undefined}
+              >
+                <Input type={type} step={type === "number" ? "any" : undefined} readOnly={!rights.fields} autoComplete="off" {...form.register(`fields.${field.id}`)} />
               </FormField>
-            )}
-          />
-        ) : null}
-        {editable.length || computed.length ? (
-          <fieldset className="grid gap-4 border-t pt-4">
-            <legend className="pt-4 text-sm font-semibold">{t`Custom fields`}</legend>
-            {!rights.fields && editable.length ? (
-              <Alert>
-                <Lock />
-                <p>{t`You may see custom field values but not change them.`}</p>
-              </Alert>
-            ) : null}
-            {editable.map((field) => {
-              const type = inputTypeOf(field.type);
-              return (
-                <FormField
-                  key={field.id}
-                  label={fieldDisplayName(field, i18n)}
-                  error={errors.fields?.[field.id]?.message}
-                  hint={field.type === "datetime" ? t`In the company's time zone (${timeZone}).` : undefined}
-                >
-                  <Input type={type} step={type === "number" ? "any" : undefined} readOnly={!rights.fields} autoComplete="off" {...form.register(`fields.${field.id}`)} />
-                </FormField>
-              );
-            })}
-            {computed.map((field) => (
-              <div key={field.id} className="grid gap-1 text-sm">
-                <span className="font-medium">{fieldDisplayName(field, i18n)}</span>
-                <span className="text-xs text-muted-foreground">{t`Computed by a formula; shown on the contact's page.`}</span>
-              </div>
-            ))}
-          </fieldset>
-        ) : null}
-      </div>
-      <div className="flex flex-col-reverse gap-2 border-t p-4 sm:flex-row sm:justify-end">
-        <SheetClose asChild>
-          <Button variant="outline" disabled={save.isPending}>
-            {t`Cancel`}
-          </Button>
-        </SheetClose>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? <Spinner /> : null}
-          {contact ? t`Save changes` : t`Create contact`}
-        </Button>
-      </div>
-    </form>
+            );
+          })}
+          {computed.map((field) => (
+            <div key={field.id} className="grid gap-1 text-sm">
+              <span className="font-medium">{fieldDisplayName(field, i18n)}</span>
+              <span className="text-xs text-muted-foreground">{t`Computed by a formula; shown on the contact's page.`}</span>
+            </div>
+          ))}
+        </fieldset>
+      ) : null}
+    </FormSheetForm>
   );
 }
 
@@ -160,21 +144,8 @@ export function ContactFormSheet({
   const { t } = useLingui();
   const contact = target?.kind === "edit" ? target.contact : null;
   return (
-    <Sheet open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <SheetContent side="right" className="w-full max-w-xl">
-        <div className="flex items-start justify-between gap-3 border-b p-5">
-          <div className="grid gap-1">
-            <SheetTitle className="text-lg leading-tight font-semibold">{contact ? t`Edit contact` : t`New contact`}</SheetTitle>
-            <SheetDescription className="text-sm text-muted-foreground">{t`The phone number identifies the contact: one contact per number.`}</SheetDescription>
-          </div>
-          <SheetClose asChild>
-            <Button variant="ghost" size="icon" aria-label={t`Close`}>
-              <X />
-            </Button>
-          </SheetClose>
-        </div>
-        {target ? <ContactForm key={contact?.id ?? "new"} contact={contact} fields={fields} tags={tags} timeZone={timeZone} onDone={onClose} /> : null}
-      </SheetContent>
-    </Sheet>
+    <FormSheet open={target !== null} onClose={onClose} title={contact ? t`Edit contact` : t`New contact`} description={t`The phone number identifies the contact: one contact per number.`}>
+      {target ? <ContactForm key={contact?.id ?? "new"} contact={contact} fields={fields} tags={tags} timeZone={timeZone} onDone={onClose} /> : null}
+    </FormSheet>
   );
 }

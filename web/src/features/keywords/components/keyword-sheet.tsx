@@ -8,16 +8,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
-import { Plus, Trash2, X } from "lucide-react";
-import { Alert } from "@/components/ui/alert";
+import { Plus, Trash2 } from "lucide-react";
+import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Button } from "@/components/ui/button";
 import { ChipsInput } from "@/components/ui/chips-input";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
-import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
-import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { applyServerErrors } from "@/lib/form-errors";
 import { notifySuccess } from "@/lib/notify";
@@ -63,83 +61,69 @@ function KeywordForm({ target, onDone }: { target: KeywordSheetTarget; onDone: (
     }
   });
   return (
-    <form onSubmit={submit} noValidate className="flex min-h-0 flex-1 flex-col">
-      <div className="grid flex-1 content-start gap-4 overflow-y-auto p-5">
-        {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
-        <FormField label={t`Name`} error={errors.name?.message}>
-          <Input autoFocus maxLength={100} {...form.register("name")} />
-        </FormField>
-        <div className="flex items-center justify-between gap-3">
-          <div className="grid gap-0.5">
-            <Label htmlFor="keyword-turn-on">{t`Turned on`}</Label>
-            <p className="text-xs text-muted-foreground">{t`While on, a matching message starts the flow.`}</p>
-          </div>
-          <Controller control={form.control} name="turnOn" render={({ field }) => <Switch id="keyword-turn-on" checked={field.value ?? true} onCheckedChange={field.onChange} />} />
+    <FormSheetForm onSubmit={submit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={keyword ? t`Save changes` : t`Create keyword`}>
+      <FormField label={t`Name`} error={errors.name?.message}>
+        <Input autoFocus maxLength={100} {...form.register("name")} />
+      </FormField>
+      <div className="flex items-center justify-between gap-3">
+        <div className="grid gap-0.5">
+          <Label htmlFor="keyword-turn-on">{t`Turned on`}</Label>
+          <p className="text-xs text-muted-foreground">{t`While on, a matching message starts the flow.`}</p>
         </div>
-        <fieldset className="grid gap-3">
-          <div className="flex items-center justify-between">
-            <legend className="text-sm font-medium">{t`Rules`}</legend>
-            <Button type="button" variant="outline" size="sm" disabled={rules.fields.length >= 20} onClick={() => rules.append({ type: "contains", words: [] })}>
-              <Plus />
-              {t`Add rule`}
-            </Button>
-          </div>
-          <p className="text-xs text-muted-foreground">{t`A message matches when any rule matches one of its words. Case and accents are ignored.`}</p>
-          {errors.rules?.message ? <p className="text-xs font-medium text-destructive">{t`Add at least one rule.`}</p> : null}
-          {rules.fields.map((field, index) => {
-            const position = index + 1;
-            return (
-              <div key={field.id} className="grid gap-2 rounded-md border p-3">
-                <div className="flex items-end gap-2">
-                  <FormField label={t`Rule ${position}`} className="flex-1">
-                    <NativeSelect {...form.register(`rules.${index}.type`)}>
-                      {KEYWORD_RULE_TYPES.map((type) => (
-                        <option key={type} value={type}>
-                          {i18n._(RULE_TYPE_LABELS[type])}
-                        </option>
-                      ))}
-                    </NativeSelect>
-                  </FormField>
-                  <Button type="button" variant="ghost" size="icon" aria-label={t`Remove rule ${position}`} onClick={() => rules.remove(index)} disabled={rules.fields.length === 1}>
-                    <Trash2 />
-                  </Button>
-                </div>
-                <Controller
-                  control={form.control}
-                  name={`rules.${index}.words`}
-                  render={({ field: words }) => (
-                    <FormField label={t`Words of rule ${position}`} error={errors.rules?.[index]?.words?.message} hint={t`Press Enter after each word.`}>
-                      <ChipsInput value={words.value} onValueChange={words.onChange} removeLabel={(chip) => t`Remove ${chip}`} maxLength={100} />
-                    </FormField>
-                  )}
-                />
-              </div>
-            );
-          })}
-        </fieldset>
-        <FormField label={t`Flow to start`} error={errors.flowId?.message}>
-          <NativeSelect {...form.register("flowId")} disabled={flows.isPending}>
-            <option value="">{flows.isError ? t`Could not load the flows` : t`Choose a flow`}</option>
-            {(flows.data ?? []).map((flow) => (
-              <option key={flow.id} value={flow.id}>
-                {flow.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
+        <Controller control={form.control} name="turnOn" render={({ field }) => <Switch id="keyword-turn-on" checked={field.value ?? true} onCheckedChange={field.onChange} />} />
       </div>
-      <div className="flex flex-col-reverse gap-2 border-t p-4 sm:flex-row sm:justify-end">
-        <SheetClose asChild>
-          <Button variant="outline" disabled={save.isPending}>
-            {t`Cancel`}
+      <fieldset className="grid gap-3">
+        <div className="flex items-center justify-between">
+          <legend className="text-sm font-medium">{t`Rules`}</legend>
+          <Button type="button" variant="outline" size="sm" disabled={rules.fields.length >= 20} onClick={() => rules.append({ type: "contains", words: [] })}>
+            <Plus />
+            {t`Add rule`}
           </Button>
-        </SheetClose>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? <Spinner /> : null}
-          {keyword ? t`Save changes` : t`Create keyword`}
-        </Button>
-      </div>
-    </form>
+        </div>
+        <p className="text-xs text-muted-foreground">{t`A message matches when any rule matches one of its words. Case and accents are ignored.`}</p>
+        {errors.rules?.message ? <p className="text-xs font-medium text-destructive">{t`Add at least one rule.`}</p> : null}
+        {rules.fields.map((field, index) => {
+          const position = index + 1;
+          return (
+            <div key={field.id} className="grid gap-2 rounded-md border p-3">
+              <div className="flex items-end gap-2">
+                <FormField label={t`Rule ${position}`} className="flex-1">
+                  <NativeSelect {...form.register(`rules.${index}.type`)}>
+                    {KEYWORD_RULE_TYPES.map((type) => (
+                      <option key={type} value={type}>
+                        {i18n._(RULE_TYPE_LABELS[type])}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </FormField>
+                <Button type="button" variant="ghost" size="icon" aria-label={t`Remove rule ${position}`} onClick={() => rules.remove(index)} disabled={rules.fields.length === 1}>
+                  <Trash2 />
+                </Button>
+              </div>
+              <Controller
+                control={form.control}
+                name={`rules.${index}.words`}
+                render={({ field: words }) => (
+                  <FormField label={t`Words of rule ${position}`} error={errors.rules?.[index]?.words?.message} hint={t`Press Enter after each word.`}>
+                    <ChipsInput value={words.value} onValueChange={words.onChange} removeLabel={(chip) => t`Remove ${chip}`} maxLength={100} />
+                  </FormField>
+                )}
+              />
+            </div>
+          );
+        })}
+      </fieldset>
+      <FormField label={t`Flow to start`} error={errors.flowId?.message}>
+        <NativeSelect {...form.register("flowId")} disabled={flows.isPending}>
+          <option value="">{flows.isError ? t`Could not load the flows` : t`Choose a flow`}</option>
+          {(flows.data ?? []).map((flow) => (
+            <option key={flow.id} value={flow.id}>
+              {flow.name}
+            </option>
+          ))}
+        </NativeSelect>
+      </FormField>
+    </FormSheetForm>
   );
 }
 
@@ -148,21 +132,8 @@ export function KeywordSheet({ target, onClose }: { target: KeywordSheetTarget |
   const { t } = useLingui();
   const keyword = target?.kind === "edit" ? target.keyword : null;
   return (
-    <Sheet open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <SheetContent side="right" className="w-full max-w-xl">
-        <div className="flex items-start justify-between gap-3 border-b p-5">
-          <div className="grid gap-1">
-            <SheetTitle className="text-lg leading-tight font-semibold">{keyword ? t`Edit keyword` : t`New keyword`}</SheetTitle>
-            <SheetDescription className="text-sm text-muted-foreground">{t`Starts a flow when a contact's message matches.`}</SheetDescription>
-          </div>
-          <SheetClose asChild>
-            <Button variant="ghost" size="icon" aria-label={t`Close`}>
-              <X />
-            </Button>
-          </SheetClose>
-        </div>
-        {target ? <KeywordForm key={keyword?.id ?? "new"} target={target} onDone={onClose} /> : null}
-      </SheetContent>
-    </Sheet>
+    <FormSheet open={target !== null} onClose={onClose} title={keyword ? t`Edit keyword` : t`New keyword`} description={t`Starts a flow when a contact's message matches.`}>
+      {target ? <KeywordForm key={keyword?.id ?? "new"} target={target} onDone={onClose} /> : null}
+    </FormSheet>
   );
 }

@@ -3,7 +3,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
 import { Braces, File as FileIcon, Paperclip, X } from "lucide-react";
-import { Alert } from "@/components/ui/alert";
+import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Button } from "@/components/ui/button";
 import {
   DropdownMenu,
@@ -15,7 +15,6 @@ import {
 } from "@/components/ui/dropdown-menu";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
 import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
 import { applyServerErrors } from "@/lib/form-errors";
@@ -129,88 +128,74 @@ function QuickMessageForm({ target, onDone }: { target: QuickMessageSheetTarget;
   });
 
   return (
-    <form onSubmit={onSubmit} className="flex min-h-0 flex-1 flex-col" noValidate>
-      <div className="grid flex-1 content-start gap-4 overflow-y-auto p-5">
-        {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
-        <FormField label={t`Name`} error={errors.name?.message} hint={t`Type / and this name in a chat to use the message.`}>
-          <Input autoFocus maxLength={60} placeholder={t`e.g. Good morning`} {...form.register("name")} />
-        </FormField>
-        <FormField label={t`Text`} error={errors.text?.message} hint={t`Variables such as ${example} are filled in with the contact's data when the message is used.`}>
-          <Textarea
-            rows={8}
-            maxLength={MAX_QUICK_MESSAGE_TEXT}
-            {...textField}
-            ref={(element) => {
-              textField.ref(element);
-              textRef.current = element;
-            }}
-          />
-        </FormField>
-        <div className="-mt-2">
-          <VariablesMenu onInsert={insertVariable} />
-        </div>
-        <div className="grid gap-1.5">
-          <span className="text-sm font-medium">{t`Attachment`}</span>
-          {file || currentMedia ? (
-            <div className="flex items-center gap-2 rounded-md border bg-muted/50 px-3 py-2 text-sm">
-              <FileIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-              {file ? (
-                <span className="min-w-0 flex-1 truncate">{file.name}</span>
-              ) : (
-                <a href={currentMedia?.url} target="_blank" rel="noreferrer" className="min-w-0 flex-1 truncate underline-offset-2 hover:underline">
-                  {currentMedia?.name ?? t`Attached file`}
-                </a>
-              )}
-              <span className="shrink-0 text-xs text-muted-foreground">{formatFileSize(file?.size ?? currentMedia?.size ?? null)}</span>
-              <Button
-                type="button"
-                variant="ghost"
-                size="icon"
-                className="size-7"
-                aria-label={t`Remove attachment`}
-                onClick={() => {
-                  if (file) setFile(null);
-                  else setRemoveMedia(true);
-                }}
-              >
-                <X />
-              </Button>
-            </div>
-          ) : (
-            <p className="text-xs text-muted-foreground">{t`Optional: an image, audio, video or document sent with the text (up to 100 MB).`}</p>
-          )}
-          <div>
-            <Button type="button" variant="outline" size="sm" onClick={() => fileRef.current?.click()}>
-              <Paperclip />
-              {file || currentMedia ? t`Replace attachment` : t`Attach a file`}
+    <FormSheetForm onSubmit={onSubmit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={message ? t`Save changes` : t`Create quick message`}>
+      <FormField label={t`Name`} error={errors.name?.message} hint={t`Type / and this name in a chat to use the message.`}>
+        <Input autoFocus maxLength={60} placeholder={t`e.g. Good morning`} {...form.register("name")} />
+      </FormField>
+      <FormField label={t`Text`} error={errors.text?.message} hint={t`Variables such as ${example} are filled in with the contact's data when the message is used.`}>
+        <Textarea
+          rows={8}
+          maxLength={MAX_QUICK_MESSAGE_TEXT}
+          {...textField}
+          ref={(element) => {
+            textField.ref(element);
+            textRef.current = element;
+          }}
+        />
+      </FormField>
+      <div className="-mt-2">
+        <VariablesMenu onInsert={insertVariable} />
+      </div>
+      <div className="grid gap-1.5">
+        <span className="text-sm font-medium">{t`Attachment`}</span>
+        {file || currentMedia ? (
+          <div className="flex items-center gap-2 rounded-md border bg-muted/50 px-3 py-2 text-sm">
+            <FileIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+            {file ? (
+              <span className="min-w-0 flex-1 truncate">{file.name}</span>
+            ) : (
+              <a href={currentMedia?.url} target="_blank" rel="noreferrer" className="min-w-0 flex-1 truncate underline-offset-2 hover:underline">
+                {currentMedia?.name ?? t`Attached file`}
+              </a>
+            )}
+            <span className="shrink-0 text-xs text-muted-foreground">{formatFileSize(file?.size ?? currentMedia?.size ?? null)}</span>
+            <Button
+              type="button"
+              variant="ghost"
+              size="icon"
+              className="size-7"
+              aria-label={t`Remove attachment`}
+              onClick={() => {
+                if (file) setFile(null);
+                else setRemoveMedia(true);
+              }}
+            >
+              <X />
             </Button>
           </div>
-          <input
-            ref={fileRef}
-            type="file"
-            className="hidden"
-            tabIndex={-1}
-            aria-hidden
-            onChange={(event) => {
-              pickFile(event.target.files?.[0]);
-              event.target.value = "";
-            }}
-          />
-          {fileError ? <p className="text-xs font-medium text-destructive">{fileError}</p> : null}
-        </div>
-      </div>
-      <div className="flex flex-col-reverse gap-2 border-t p-4 sm:flex-row sm:justify-end">
-        <SheetClose asChild>
-          <Button variant="outline" disabled={save.isPending}>
-            {t`Cancel`}
+        ) : (
+          <p className="text-xs text-muted-foreground">{t`Optional: an image, audio, video or document sent with the text (up to 100 MB).`}</p>
+        )}
+        <div>
+          <Button type="button" variant="outline" size="sm" onClick={() => fileRef.current?.click()}>
+            <Paperclip />
+            {file || currentMedia ? t`Replace attachment` : t`Attach a file`}
           </Button>
-        </SheetClose>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? <Spinner /> : null}
-          {message ? t`Save changes` : t`Create quick message`}
-        </Button>
+        </div>
+        <input
+          ref={fileRef}
+          type="file"
+          className="hidden"
+          tabIndex={-1}
+          aria-hidden
+          onChange={(event) => {
+            pickFile(event.target.files?.[0]);
+            event.target.value = "";
+          }}
+        />
+        {fileError ? <p className="text-xs font-medium text-destructive">{fileError}</p> : null}
       </div>
-    </form>
+    </FormSheetForm>
   );
 }
 
@@ -219,21 +204,8 @@ export function QuickMessageSheet({ target, onClose }: { target: QuickMessageShe
   const { t } = useLingui();
   const message = target?.kind === "edit" ? target.message : null;
   return (
-    <Sheet open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <SheetContent side="right" className="w-full max-w-xl">
-        <div className="flex items-start justify-between gap-3 border-b p-5">
-          <div className="grid gap-1">
-            <SheetTitle className="text-lg leading-tight font-semibold">{message ? t`Edit quick message` : t`New quick message`}</SheetTitle>
-            <SheetDescription className="text-sm text-muted-foreground">{t`A saved text your team inserts in chats by typing /.`}</SheetDescription>
-          </div>
-          <SheetClose asChild>
-            <Button variant="ghost" size="icon" aria-label={t`Close`}>
-              <X />
-            </Button>
-          </SheetClose>
-        </div>
-        {target ? <QuickMessageForm key={message?.id ?? "new"} target={target} onDone={onClose} /> : null}
-      </SheetContent>
-    </Sheet>
+    <FormSheet open={target !== null} onClose={onClose} title={message ? t`Edit quick message` : t`New quick message`} description={t`A saved text your team inserts in chats by typing /.`}>
+      {target ? <QuickMessageForm key={message?.id ?? "new"} target={target} onDone={onClose} /> : null}
+    </FormSheet>
   );
 }

@@ -3,15 +3,14 @@ import { Controller, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 import { useLingui } from "@lingui/react/macro";
-import { CircleCheck, CircleAlert, Lock, X } from "lucide-react";
+import { CircleCheck, CircleAlert, Lock } from "lucide-react";
+import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
-import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
-import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { applyServerErrors } from "@/lib/form-errors";
@@ -212,83 +211,69 @@ function CustomFieldForm({ target, fields, onDone }: { target: CustomFieldSheetT
   }
 
   return (
-    <form onSubmit={onSubmit} className="flex min-h-0 flex-1 flex-col" noValidate>
-      <div className="grid flex-1 content-start gap-4 overflow-y-auto p-5">
-        {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
-        <FormField label={t`Name`} error={errors.name?.message}>
-          <Input autoFocus maxLength={60} {...form.register("name")} />
+    <FormSheetForm onSubmit={onSubmit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={field ? t`Save changes` : t`Create field`}>
+      <FormField label={t`Name`} error={errors.name?.message}>
+        <Input autoFocus maxLength={60} {...form.register("name")} />
+      </FormField>
+      <FormField
+        label={t`Variable key`}
+        error={errors.key?.message}
+        hint={t`Used in messages as ${VARIABLE_SAMPLE}. Leave empty to make one from the name.`}
+      >
+        <Input className="font-mono" maxLength={40} placeholder={name.trim() ? keyFromName(name) : "data_de_nascimento"} {...form.register("key")} />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label={t`Type`} error={errors.type?.message} hint={field ? t`The type cannot change.` : undefined}>
+          <NativeSelect disabled={field !== null} {...form.register("type")}>
+            {CUSTOM_FIELD_TYPES.map((value) => (
+              <option key={value} value={value}>
+                {i18n._(FIELD_TYPE_LABELS[value])}
+              </option>
+            ))}
+          </NativeSelect>
         </FormField>
-        <FormField
-          label={t`Variable key`}
-          error={errors.key?.message}
-          hint={t`Used in messages as ${VARIABLE_SAMPLE}. Leave empty to make one from the name.`}
-        >
-          <Input className="font-mono" maxLength={40} placeholder={name.trim() ? keyFromName(name) : "data_de_nascimento"} {...form.register("key")} />
+        <FormField label={t`Kind`} error={errors.kind?.message} hint={field ? t`The kind cannot change.` : undefined}>
+          <NativeSelect disabled={field !== null} {...form.register("kind")}>
+            <option value="user">{i18n._(FIELD_KIND_LABELS.user)}</option>
+            <option value="bot">{i18n._(FIELD_KIND_LABELS.bot)}</option>
+          </NativeSelect>
         </FormField>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label={t`Type`} error={errors.type?.message} hint={field ? t`The type cannot change.` : undefined}>
-            <NativeSelect disabled={field !== null} {...form.register("type")}>
-              {CUSTOM_FIELD_TYPES.map((value) => (
-                <option key={value} value={value}>
-                  {i18n._(FIELD_TYPE_LABELS[value])}
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
-          <FormField label={t`Kind`} error={errors.kind?.message} hint={field ? t`The kind cannot change.` : undefined}>
-            <NativeSelect disabled={field !== null} {...form.register("kind")}>
-              <option value="user">{i18n._(FIELD_KIND_LABELS.user)}</option>
-              <option value="bot">{i18n._(FIELD_KIND_LABELS.bot)}</option>
-            </NativeSelect>
-          </FormField>
-        </div>
-        <p className="text-xs text-muted-foreground">
-          {kind === "bot"
-            ? t`A company-wide field has one value shared by every conversation, for your bots to read and write.`
-            : t`A per-contact field keeps one value for each contact.`}
-        </p>
-        {type === "number" ? (
-          <Controller
-            control={form.control}
-            name="computed"
-            render={({ field: control }) => (
-              <div className="flex items-center justify-between gap-3 rounded-md border p-3">
-                <div className="grid gap-0.5">
-                  <Label htmlFor="custom-field-computed">{t`Computed by a formula`}</Label>
-                  <p className="text-xs text-muted-foreground">{t`The value is calculated from other number fields and cannot be typed in.`}</p>
-                </div>
-                <Switch id="custom-field-computed" checked={control.value} onCheckedChange={control.onChange} />
+      </div>
+      <p className="text-xs text-muted-foreground">
+        {kind === "bot"
+          ? t`A company-wide field has one value shared by every conversation, for your bots to read and write.`
+          : t`A per-contact field keeps one value for each contact.`}
+      </p>
+      {type === "number" ? (
+        <Controller
+          control={form.control}
+          name="computed"
+          render={({ field: control }) => (
+            <div className="flex items-center justify-between gap-3 rounded-md border p-3">
+              <div className="grid gap-0.5">
+                <Label htmlFor="custom-field-computed">{t`Computed by a formula`}</Label>
+                <p className="text-xs text-muted-foreground">{t`The value is calculated from other number fields and cannot be typed in.`}</p>
               </div>
-            )}
-          />
-        ) : null}
-        {type === "number" && computed ? (
-          <Controller
-            control={form.control}
-            name="formula"
-            render={({ field: control }) => (
-              <FormulaEditor value={control.value} onChange={control.onChange} infos={infos} serverError={errors.formula?.type === "server" ? errors.formula.message : undefined} disabled={save.isPending} />
-            )}
-          />
-        ) : null}
-        {kind === "bot" && !(type === "number" && computed) ? (
-          <FormField label={t`Value`} error={errors.value?.message} hint={t`Shared by the whole company. Leave empty for no value.`}>
-            <Input type={inputTypeOf(type)} step={type === "number" ? "any" : undefined} {...form.register("value")} />
-          </FormField>
-        ) : null}
-      </div>
-      <div className="flex flex-col-reverse gap-2 border-t p-4 sm:flex-row sm:justify-end">
-        <SheetClose asChild>
-          <Button variant="outline" disabled={save.isPending}>
-            {t`Cancel`}
-          </Button>
-        </SheetClose>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? <Spinner /> : null}
-          {field ? t`Save changes` : t`Create field`}
-        </Button>
-      </div>
-    </form>
+              <Switch id="custom-field-computed" checked={control.value} onCheckedChange={control.onChange} />
+            </div>
+          )}
+        />
+      ) : null}
+      {type === "number" && computed ? (
+        <Controller
+          control={form.control}
+          name="formula"
+          render={({ field: control }) => (
+            <FormulaEditor value={control.value} onChange={control.onChange} infos={infos} serverError={errors.formula?.type === "server" ? errors.formula.message : undefined} disabled={save.isPending} />
+          )}
+        />
+      ) : null}
+      {kind === "bot" && !(type === "number" && computed) ? (
+        <FormField label={t`Value`} error={errors.value?.message} hint={t`Shared by the whole company. Leave empty for no value.`}>
+          <Input type={inputTypeOf(type)} step={type === "number" ? "any" : undefined} {...form.register("value")} />
+        </FormField>
+      ) : null}
+    </FormSheetForm>
   );
 }
 
@@ -303,21 +288,8 @@ export function CustomFieldSheet({ target, fields, onClose }: { target: CustomFi
   const field = target?.kind === "edit" ? target.field : null;
   const title = !target ? "" : !field ? t`New custom field` : field.readOnly ? t`Built-in field` : t`Edit custom field`;
   return (
-    <Sheet open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <SheetContent side="right" className="w-full max-w-xl">
-        <div className="flex items-start justify-between gap-3 border-b p-5">
-          <div className="grid gap-1">
-            <SheetTitle className="text-lg leading-tight font-semibold">{title}</SheetTitle>
-            <SheetDescription className="text-sm text-muted-foreground">{t`Custom fields keep extra information about contacts for messages, filters and flows.`}</SheetDescription>
-          </div>
-          <SheetClose asChild>
-            <Button variant="ghost" size="icon" aria-label={t`Close`}>
-              <X />
-            </Button>
-          </SheetClose>
-        </div>
-        {target ? <CustomFieldForm key={field?.id ?? "new"} target={target} fields={fields} onDone={onClose} /> : null}
-      </SheetContent>
-    </Sheet>
+    <FormSheet open={target !== null} onClose={onClose} title={title} description={t`Custom fields keep extra information about contacts for messages, filters and flows.`}>
+      {target ? <CustomFieldForm key={field?.id ?? "new"} target={target} fields={fields} onDone={onClose} /> : null}
+    </FormSheet>
   );
 }

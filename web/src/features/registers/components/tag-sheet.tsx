@@ -2,13 +2,10 @@ import { useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
-import { Check, X } from "lucide-react";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
+import { Check } from "lucide-react";
+import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
-import { Spinner } from "@/components/ui/spinner";
 import { applyServerErrors } from "@/lib/form-errors";
 import { cn } from "@/lib/utils";
 import type { TagAnswer } from "../../../../../schema/api-types";
@@ -89,35 +86,21 @@ function TagForm({ target, onDone }: { target: TagSheetTarget; onDone: () => voi
   });
 
   return (
-    <form onSubmit={onSubmit} className="flex min-h-0 flex-1 flex-col" noValidate>
-      <div className="grid flex-1 content-start gap-4 overflow-y-auto p-5">
-        {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
-        <FormField label={t`Name`} error={errors.name?.message}>
-          <Input autoFocus maxLength={40} {...form.register("name")} />
-        </FormField>
-        <fieldset className="grid gap-2">
-          <legend className="mb-2 text-sm font-medium">{t`Colour`}</legend>
-          <Controller control={form.control} name="color" render={({ field }) => <ColorPicker value={field.value} onChange={field.onChange} error={errors.color?.message} />} />
-        </fieldset>
-        <div className="grid gap-1.5">
-          <p className="text-xs text-muted-foreground">{t`Preview`}</p>
-          <span className="inline-flex w-fit items-center rounded-full px-2.5 py-0.5 text-xs font-medium" style={{ backgroundColor: preview, color: readableTextColor(preview) }}>
-            {name.trim() || t`Tag`}
-          </span>
-        </div>
+    <FormSheetForm onSubmit={onSubmit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={tag ? t`Save changes` : t`Create tag`}>
+      <FormField label={t`Name`} error={errors.name?.message}>
+        <Input autoFocus maxLength={40} {...form.register("name")} />
+      </FormField>
+      <fieldset className="grid gap-2">
+        <legend className="mb-2 text-sm font-medium">{t`Colour`}</legend>
+        <Controller control={form.control} name="color" render={({ field }) => <ColorPicker value={field.value} onChange={field.onChange} error={errors.color?.message} />} />
+      </fieldset>
+      <div className="grid gap-1.5">
+        <p className="text-xs text-muted-foreground">{t`Preview`}</p>
+        <span className="inline-flex w-fit items-center rounded-full px-2.5 py-0.5 text-xs font-medium" style={{ backgroundColor: preview, color: readableTextColor(preview) }}>
+          {name.trim() || t`Tag`}
+        </span>
       </div>
-      <div className="flex flex-col-reverse gap-2 border-t p-4 sm:flex-row sm:justify-end">
-        <SheetClose asChild>
-          <Button variant="outline" disabled={save.isPending}>
-            {t`Cancel`}
-          </Button>
-        </SheetClose>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? <Spinner /> : null}
-          {tag ? t`Save changes` : t`Create tag`}
-        </Button>
-      </div>
-    </form>
+    </FormSheetForm>
   );
 }
 
@@ -129,21 +112,8 @@ export function TagSheet({ target, onClose }: { target: TagSheetTarget | null; o
   const { t } = useLingui();
   const tag = target?.kind === "edit" ? target.tag : null;
   return (
-    <Sheet open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <SheetContent side="right" className="w-full max-w-md">
-        <div className="flex items-start justify-between gap-3 border-b p-5">
-          <div className="grid gap-1">
-            <SheetTitle className="text-lg leading-tight font-semibold">{tag ? t`Edit tag` : t`New tag`}</SheetTitle>
-            <SheetDescription className="text-sm text-muted-foreground">{t`Tags group contacts for filters, broadcasts and flows.`}</SheetDescription>
-          </div>
-          <SheetClose asChild>
-            <Button variant="ghost" size="icon" aria-label={t`Close`}>
-              <X />
-            </Button>
-          </SheetClose>
-        </div>
-        {target ? <TagForm key={tag?.id ?? "new"} target={target} onDone={onClose} /> : null}
-      </SheetContent>
-    </Sheet>
+    <FormSheet open={target !== null} onClose={onClose} title={tag ? t`Edit tag` : t`New tag`} description={t`Tags group contacts for filters, broadcasts and flows.`} className="max-w-md">
+      {target ? <TagForm key={tag?.id ?? "new"} target={target} onDone={onClose} /> : null}
+    </FormSheet>
   );
 }
