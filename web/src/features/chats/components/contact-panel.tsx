@@ -9,6 +9,7 @@ import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import type { TicketAnswer } from "../../../../../schema/realtime";
 import { StatusBadge } from "./status-badge";
+import { formatPhone } from "@/lib/phone";
 
 function Row({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -43,7 +44,7 @@ export function ContactPanel({ ticket, onClose }: { ticket: TicketAnswer; onClos
       </div>
       <dl className="grid gap-4 px-4 pb-6">
         <Row icon={<Phone />} label={t`Phone`}>
-          {contact.phone ? <a href={`tel:${contact.phone}`} className="hover:underline">{contact.phone}</a> : <span className="text-muted-foreground">{t`Not informed`}</span>}
+          {contact.phone ? <a href={`tel:${contact.phone}`} className="hover:underline">{formatPhone(contact.phone)}</a> : <span className="text-muted-foreground">{t`Not informed`}</span>}
         </Row>
         <Row icon={<Mail />} label={t`Email`}>
           {contact.email ? <a href={`mailto:${contact.email}`} className="hover:underline">{contact.email}</a> : <span className="text-muted-foreground">{t`Not informed`}</span>}

@@ -20,6 +20,7 @@ import { Composer } from "./composer";
 import { MessageBubble } from "./message-bubble";
 import { StatusBadge } from "./status-badge";
 import { TicketActions } from "./ticket-actions";
+import { formatPhone } from "@/lib/phone";
 
 /** Props of {@link ConversationView}. */
 export type ConversationViewProps = {
@@ -126,7 +127,7 @@ export function ConversationView({ ticket, viewer, senderName, onBack, onGone, o
                   ? t`recording audio…`
                   : ticket.assignedMemberName
                     ? t`Assigned to ${ticket.assignedMemberName}`
-                    : ticket.contact.phone ?? ticket.connection.name}
+                    : ticket.contact.phone ? formatPhone(ticket.contact.phone) : ticket.connection.name}
             </span>
           </span>
         </button>

@@ -24,6 +24,7 @@ import { useConnections, useConnectionsLiveSync, useDeleteConnection, useDisconn
 import { ConnectionFormSheet } from "./connection-form-sheet";
 import { PairingDialog } from "./pairing-dialog";
 import { DefaultFlowsDialog } from "./default-flows-dialog";
+import { formatPhone } from "@/lib/phone";
 
 /** The channel names shown on the screen. */
 export const CHANNEL_LABELS: Record<Connection["channel"], MessageDescriptor> = {
@@ -82,7 +83,7 @@ function ConnectionRow({
           </div>
           <div className="flex flex-wrap gap-x-3 text-sm text-muted-foreground">
             <span>{i18n._(CHANNEL_LABELS[connection.channel])}</span>
-            {connection.phone ? <span>{connection.phone}</span> : null}
+            {connection.phone ? <span>{formatPhone(connection.phone)}</span> : null}
             {phoneNumberId ? <span>{t`Phone number ID: ${phoneNumberId}`}</span> : null}
           </div>
         </div>

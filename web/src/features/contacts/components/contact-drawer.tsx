@@ -32,6 +32,7 @@ import type { MessageAnswer } from "../../../../../schema/realtime";
 import { ticketMessagesQuery } from "../api/contacts-api";
 import { useContact, useDeleteContact } from "../hooks/use-contacts";
 import { ContactRuns } from "./contact-runs";
+import { formatPhone } from "@/lib/phone";
 
 const STATUS_LABELS: Record<ContactTicketAnswer["status"], MessageDescriptor> = {
   pending: msg`Pending`,
@@ -134,7 +135,7 @@ function ContactDetails({ contact, format, onEdit, onDeleted }: { contact: Conta
         <Avatar name={contact.name} src={contact.image} className="size-14 text-lg" />
         <div className="grid min-w-0 flex-1 gap-0.5">
           <p className="truncate text-lg font-semibold">{contact.name}</p>
-          <p className="text-sm text-muted-foreground">{contact.phone ?? t`No phone`}</p>
+          <p className="text-sm text-muted-foreground">{contact.phone ? formatPhone(contact.phone) : t`No phone`}</p>
         </div>
         <div className="flex gap-2">
           <Button variant="outline" size="sm" onClick={onEdit}>
@@ -149,7 +150,7 @@ function ContactDetails({ contact, format, onEdit, onDeleted }: { contact: Conta
       </div>
       <Section title={t`Details`}>
         <dl className="grid gap-3 sm:grid-cols-2">
-          <Detail label={t`Phone`}>{contact.phone ?? <span className="text-muted-foreground">{t`Not informed`}</span>}</Detail>
+          <Detail label={t`Phone`}>{contact.phone ? formatPhone(contact.phone) : <span className="text-muted-foreground">{t`Not informed`}</span>}</Detail>
           <Detail label={t`Email`}>{contact.email ?? <span className="text-muted-foreground">{t`Not informed`}</span>}</Detail>
           <Detail label={t`Document`}>{contact.document ? formatDocument(contact.document) : <span className="text-muted-foreground">{t`Not informed`}</span>}</Detail>
           <Detail label={t`Created`}>{formatMoment(contact.createdAt, format)}</Detail>

@@ -37,6 +37,7 @@ import { ContactFilters } from "./contact-filters";
 import { ContactFormSheet, type ContactSheetTarget } from "./contact-form-sheet";
 import { ImportDialog } from "./import-dialog";
 import { JobPanel } from "./job-panel";
+import { formatPhone } from "@/lib/phone";
 
 /** Search settles this long after the last keystroke (ms). */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -53,7 +54,7 @@ const BASE_LABELS: Record<string, MessageDescriptor> = {
 function Cell({ column, contact, fieldsById, format }: { column: ColumnId; contact: ContactAnswer; fieldsById: ReadonlyMap<string, CustomFieldAnswer>; format: ValueFormat }) {
   switch (column) {
     case "phone":
-      return <>{contact.phone ?? ""}</>;
+      return <>{formatPhone(contact.phone)}</>;
     case "email":
       return <>{contact.email ?? ""}</>;
     case "document":

@@ -14,6 +14,7 @@ import { errorMessage } from "@/lib/error-messages";
 import { useDebounced } from "@/lib/use-debounced";
 import type { CrmBoardColumn, CrmCardAnswer } from "../../../../../schema/api-types";
 import { contactSearchQuery } from "../api/crm-api";
+import { formatPhone } from "@/lib/phone";
 
 /** A contact as a card, to show at once while the worker places it. */
 function cardOf(contact: ContactOption, columnId: string): CrmCardAnswer {
@@ -67,7 +68,7 @@ function Results({ search, column, columns, onPick }: { search: string; column: 
               <Avatar name={name} src={contact.image} />
               <span className="grid min-w-0 flex-1">
                 <span className="truncate font-medium">{name}</span>
-                {contact.phone ? <span className="truncate text-xs text-muted-foreground">{contact.phone}</span> : null}
+                {contact.phone ? <span className="truncate text-xs text-muted-foreground">{formatPhone(contact.phone)}</span> : null}
               </span>
               {here ? (
                 <span className="shrink-0 text-xs text-muted-foreground">{t`Already here`}</span>

@@ -22,6 +22,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import type { CrmBoardColumn, CrmCardAnswer } from "../../../../../schema/api-types";
 import { cardDragId, columnDragId } from "../lib/board";
+import { formatPhone } from "@/lib/phone";
 
 /** Most tags shown on a card; the rest are counted. */
 const MAX_TAGS = 3;
@@ -39,7 +40,7 @@ function CardBody({ card, handle, menu }: { card: CrmCardAnswer; handle?: ReactN
       <Avatar name={card.name} src={card.image} className="mt-0.5 size-8" />
       <div className="grid min-w-0 flex-1 gap-1">
         <p className="truncate text-sm font-medium">{card.name}</p>
-        {card.phone ? <p className="truncate text-xs text-muted-foreground">{card.phone}</p> : null}
+        {card.phone ? <p className="truncate text-xs text-muted-foreground">{formatPhone(card.phone)}</p> : null}
         {card.tags.length ? (
           <ul className="flex flex-wrap gap-1" aria-label={t`Tags`}>
             {card.tags.slice(0, MAX_TAGS).map((tag) => (
