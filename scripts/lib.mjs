@@ -82,7 +82,63 @@ export async function seedDemo(baseUrl) {
     body: JSON.stringify(DEMO),
   });
   if (!reg.ok) throw new Error(`seeding the demo account failed: ${reg.status} ${await reg.text()}`);
+  const { token } = await reg.json();
+  await seedDemoData(baseUrl, token);
   return "created";
+}
+
+/**
+ * Demo data of the demo company, made through the API like a person would: a sandbox connection to
+ * pair (with greeting and farewell messages), tags, a custom field, a few contacts, CRM columns,
+ * quick messages and an example bot (a draft, not the connection's default flow, so a message from
+ * the sandbox phone opens a ticket as the README's walkthrough says).
+ */
+async function seedDemoData(baseUrl, token) {
+  const call = async (method, path, body) => {
+    const res = await fetch(`${baseUrl}/api${path}`, {
+      method,
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`demo data: ${method} ${path} → ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+  await call("POST", "/connections", {
+    channel: "sandbox",
+    name: "Sandbox",
+    greetingMessage: "Olá! Recebemos sua mensagem e já vamos te atender.",
+    farewellMessage: "Obrigado pelo contato! Até a próxima.",
+  });
+  const vip = await call("POST", "/tags", { name: "VIP", color: "#dc2626" });
+  const lead = await call("POST", "/tags", { name: "Lead", color: "#2563eb" });
+  await call("POST", "/custom-fields", { name: "Cidade", type: "text", kind: "user" });
+  const people = [
+    ["Mariana Costa", "+55 11 98765-1001", [vip.id]],
+    ["João Pereira", "+55 21 99876-2002", [lead.id]],
+    ["Beatriz Almeida", "+55 31 98888-3003", [lead.id]],
+    ["Rafael Souza", "+55 41 97777-4004", []],
+  ];
+  const contacts = [];
+  for (const [name, phone, tags] of people) contacts.push(await call("POST", "/contacts", { name, phone, tags }));
+  const columns = [];
+  for (const name of ["Novo", "Em negociação", "Ganho"]) columns.push(await call("POST", "/crm/columns", { name }));
+  await call("PUT", `/crm/contacts/${contacts[1].id}`, { columnId: columns[0].id });
+  await call("PUT", `/crm/contacts/${contacts[2].id}`, { columnId: columns[1].id });
+  await call("PUT", `/crm/contacts/${contacts[0].id}`, { columnId: columns[2].id });
+  await call("POST", "/quick-messages", { name: "saudacao", text: "Olá, {{first_name}}! Como posso ajudar?" });
+  await call("POST", "/quick-messages", { name: "horario", text: "Nosso horário de atendimento é de segunda a sexta, das 9h às 18h." });
+  const flow = await call("POST", "/flows", { name: "Boas-vindas (exemplo)", type: "default" });
+  await call("PUT", `/flows/${flow.id}`, {
+    draft: {
+      version: 1,
+      nodes: [
+        { id: "start", type: "start", position: { x: 0, y: 0 }, data: {} },
+        { id: "hello", type: "text", position: { x: 320, y: 0 }, data: { message: "Olá, {{first_name}}! Eu sou o assistente virtual." } },
+      ],
+      edges: [{ id: "e1", source: "start", sourceHandle: "next", target: "hello" }],
+    },
+  });
 }
 
 /**
