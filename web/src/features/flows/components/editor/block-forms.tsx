@@ -3,13 +3,10 @@
  * with react-hook-form + zodResolver. Values apply to the canvas as they change (invalid values
  * show their error and are not applied); undo/redo reloads the form.
  */
-import type { ReactNode } from "react";
-import { Controller, useFieldArray, useForm, useWatch } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { Controller, useFieldArray, type UseFormReturn } from "react-hook-form";
+import type { z } from "zod";
 import { useQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
-import { Plus, Trash2 } from "lucide-react";
-import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { MultiSelect } from "@/components/ui/multi-select";
@@ -50,84 +47,52 @@ import { everyFlowQuery, flowMembersQuery } from "../../api/flows-api";
 import { newId, type EditorNode } from "../../lib/document";
 import { ACTION_KIND_LABELS, CONDITION_KIND_LABELS, FIELD_OP_LABELS, INDICATOR_LABELS, TAG_OP_LABELS, WEEKDAY_LABELS } from "../../lib/labels";
 import { useEditor } from "../../store/editor-store";
-import { DescriptionField, DurationInput, FieldOptions, MediaField, MessageField, Section, useApply, useErrorFields, useFieldOptions, WaitFields, type MediaKind } from "./form-parts";
+import { BlockDescription, BlockFields, BlockMediaField, BlockWaitFields, FieldSelect, ItemList, KindSelect, LabelOptions, MessageField, useBlockForm, useFieldOptions, type MediaKind } from "./form-parts";
 
 const optionId = () => newId("");
 const FORMULA_EXAMPLE = "{{price}} * 1.1";
 const VARIABLE_EXAMPLE = "{{first_name}}";
 const JSON_EXAMPLE = '{"email": "{{email}}"}';
 
-function Fields({ children }: { children: ReactNode }) {
-  return <div className="grid gap-4">{children}</div>;
-}
-
-function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return (
-    <Button type="button" variant="ghost" size="icon" className="size-8 shrink-0 text-muted-foreground hover:text-destructive" aria-label={label} onClick={onClick}>
-      <Trash2 />
-    </Button>
-  );
-}
-
-function AddButton({ label, onClick, disabled }: { label: string; onClick: () => void; disabled?: boolean }) {
-  return (
-    <Button type="button" variant="outline" size="sm" onClick={onClick} disabled={disabled}>
-      <Plus />
-      {label}
-    </Button>
-  );
-}
-
 function StartForm({ node }: { node: BlockNode<"start"> }) {
-  const form = useForm({ resolver: zodResolver(startBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
-  return <DescriptionField registration={form.register("description")} error={form.formState.errors.description?.message} />;
+  const { form } = useBlockForm(node, startBlockSchema);
+  return <BlockDescription form={form} />;
 }
 
 function TextForm({ node }: { node: BlockNode<"text"> }) {
-  const form = useForm({ resolver: zodResolver(textBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
-  const { errors } = form.formState;
+  const { form, errors } = useBlockForm(node, textBlockSchema);
   return (
-    <Fields>
+    <BlockFields form={form}>
       <MessageField registration={form.register("message")} error={errors.message?.message} rows={6} />
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 
 function CaptionedMediaForm({ node, kind }: { node: BlockNode<"image" | "video" | "file">; kind: MediaKind }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(imageBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
-  const { errors } = form.formState;
+  const { form, errors } = useBlockForm(node, imageBlockSchema);
   return (
-    <Fields>
-      <Controller control={form.control} name="media" render={({ field }) => <MediaField kind={kind} value={{ url: field.value?.url ?? "", mime: field.value?.mime ?? "", fileName: field.value?.fileName }} onChange={field.onChange} />} />
+    <BlockFields form={form}>
+      <BlockMediaField form={form} kind={kind} />
       <MessageField label={t`Caption`} registration={form.register("message")} error={errors.message?.message} rows={3} maxLength={MAX_CAPTION_LENGTH} />
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 
 function PlainMediaForm({ node, kind }: { node: BlockNode<"audio" | "ptv">; kind: MediaKind }) {
-  const form = useForm({ resolver: zodResolver(audioBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
+  const { form } = useBlockForm(node, audioBlockSchema);
   return (
-    <Fields>
-      <Controller control={form.control} name="media" render={({ field }) => <MediaField kind={kind} value={{ url: field.value?.url ?? "", mime: field.value?.mime ?? "", fileName: field.value?.fileName }} onChange={field.onChange} />} />
-      <DescriptionField registration={form.register("description")} error={form.formState.errors.description?.message} />
-    </Fields>
+    <BlockFields form={form}>
+      <BlockMediaField form={form} kind={kind} />
+    </BlockFields>
   );
 }
 
 function ContactForm({ node }: { node: BlockNode<"contact"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(contactBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
-  const { errors } = form.formState;
+  const { form, errors } = useBlockForm(node, contactBlockSchema);
   return (
-    <Fields>
+    <BlockFields form={form}>
       <FormField label={t`Organization`} error={errors.organization?.message}>
         <Input maxLength={120} {...form.register("organization")} />
       </FormField>
@@ -137,22 +102,17 @@ function ContactForm({ node }: { node: BlockNode<"contact"> }) {
       <FormField label={t`Phone`} error={errors.phone?.message}>
         <Input type="tel" maxLength={32} {...form.register("phone")} />
       </FormField>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 
 function LinkForm({ node }: { node: BlockNode<"link"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(linkBlockSchema), defaultValues: node.data, mode: "onChange" });
-  const values = useWatch({ control: form.control });
-  useApply(node.id, values);
+  const { form, values, errors } = useBlockForm(node, linkBlockSchema);
   const buttons = useFieldArray({ control: form.control, name: "buttons", keyName: "key" });
-  const { errors } = form.formState;
-  const waits = useErrorFields({ messageRegistration: form.register("errorMessage"), limitRegistration: form.register("errorLimit", { valueAsNumber: true }), errors: { errorMessage: errors.errorMessage?.message, errorLimit: errors.errorLimit?.message } });
   const mode = values.mode ?? "url";
   return (
-    <Fields>
+    <BlockFields form={form}>
       <FormField label={t`Kind of button`}>
         <NativeSelect {...form.register("mode")}>
           <option value="url">{t`Link button (opens an address)`}</option>
@@ -171,49 +131,36 @@ function LinkForm({ node }: { node: BlockNode<"link"> }) {
         </>
       ) : (
         <>
-          <Section
+          <ItemList
             title={t`Buttons`}
-            action={<AddButton label={t`Add button`} disabled={buttons.fields.length >= MAX_REPLY_BUTTONS} onClick={() => buttons.append({ id: optionId(), title: "" })} />}
-          >
-            {buttons.fields.length === 0 ? <p className="text-xs text-muted-foreground">{t`Each button gets its own output.`}</p> : null}
-            {buttons.fields.map((field, index) => {
-              const position = index + 1;
-              return (
-                <div key={field.key} className="flex items-end gap-2">
-                  <FormField label={t`Button ${position}`} error={errors.buttons?.[index]?.title?.message} className="flex-1">
-                    <Input maxLength={20} {...form.register(`buttons.${index}.title`)} />
-                  </FormField>
-                  <RemoveButton label={t`Remove button ${position}`} onClick={() => buttons.remove(index)} />
-                </div>
-              );
-            })}
-          </Section>
-          <WaitFields
-            responseTime={values.responseTimeSeconds ?? null}
-            onResponseTime={(seconds) => form.setValue("responseTimeSeconds", seconds, { shouldValidate: true })}
-            errorMessage={waits.errorMessage}
-            errorLimit={waits.errorLimit}
+            list={buttons}
+            max={MAX_REPLY_BUTTONS}
+            addLabel={t`Add button`}
+            onAdd={() => buttons.append({ id: optionId(), title: "" })}
+            removeLabel={(position) => t`Remove button ${position}`}
+            empty={t`Each button gets its own output.`}
+            row={(index, position) => (
+              <FormField label={t`Button ${position}`} error={errors.buttons?.[index]?.title?.message} className="flex-1">
+                <Input maxLength={20} {...form.register(`buttons.${index}.title`)} />
+              </FormField>
+            )}
           />
+          <BlockWaitFields form={form} />
         </>
       )}
       <FormField label={t`Footer`} error={errors.footer?.message}>
         <Input maxLength={60} {...form.register("footer")} />
       </FormField>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 
 function ListForm({ node }: { node: BlockNode<"list"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(listBlockSchema), defaultValues: node.data, mode: "onChange" });
-  const values = useWatch({ control: form.control });
-  useApply(node.id, values);
+  const { form, errors } = useBlockForm(node, listBlockSchema);
   const responses = useFieldArray({ control: form.control, name: "responses", keyName: "key" });
-  const { errors } = form.formState;
-  const waits = useErrorFields({ messageRegistration: form.register("errorMessage"), limitRegistration: form.register("errorLimit", { valueAsNumber: true }), errors: { errorMessage: errors.errorMessage?.message, errorLimit: errors.errorLimit?.message } });
   return (
-    <Fields>
+    <BlockFields form={form}>
       <MessageField registration={form.register("message")} error={errors.message?.message} />
       <FormField label={t`Button text`} error={errors.buttonText?.message} hint={t`Opens the list on the contact's phone.`}>
         <Input maxLength={20} {...form.register("buttonText")} />
@@ -221,113 +168,77 @@ function ListForm({ node }: { node: BlockNode<"list"> }) {
       <FormField label={t`Section title`} error={errors.sectionTitle?.message}>
         <Input maxLength={24} {...form.register("sectionTitle")} />
       </FormField>
-      <Section
+      <ItemList
         title={t`Responses`}
-        action={<AddButton label={t`Add response`} disabled={responses.fields.length >= MAX_LIST_RESPONSES} onClick={() => responses.append({ id: optionId(), title: "", description: "" })} />}
-      >
-        {responses.fields.map((field, index) => {
-          const position = index + 1;
-          return (
-            <div key={field.key} className="grid gap-2 rounded-md bg-muted/40 p-2">
-              <div className="flex items-end gap-2">
-                <FormField label={t`Response ${position}`} error={errors.responses?.[index]?.title?.message} className="flex-1">
-                  <Input maxLength={24} {...form.register(`responses.${index}.title`)} />
-                </FormField>
-                <RemoveButton label={t`Remove response ${position}`} onClick={() => responses.remove(index)} />
-              </div>
-              <FormField label={t`Response ${position} description`} error={errors.responses?.[index]?.description?.message}>
-                <Input maxLength={72} {...form.register(`responses.${index}.description`)} />
-              </FormField>
-            </div>
-          );
-        })}
-      </Section>
-      <WaitFields
-        responseTime={values.responseTimeSeconds ?? null}
-        onResponseTime={(seconds) => form.setValue("responseTimeSeconds", seconds, { shouldValidate: true })}
-        errorMessage={waits.errorMessage}
-        errorLimit={waits.errorLimit}
+        list={responses}
+        max={MAX_LIST_RESPONSES}
+        addLabel={t`Add response`}
+        onAdd={() => responses.append({ id: optionId(), title: "", description: "" })}
+        removeLabel={(position) => t`Remove response ${position}`}
+        row={(index, position) => (
+          <FormField label={t`Response ${position}`} error={errors.responses?.[index]?.title?.message} className="flex-1">
+            <Input maxLength={24} {...form.register(`responses.${index}.title`)} />
+          </FormField>
+        )}
+        details={(index, position) => (
+          <FormField label={t`Response ${position} description`} error={errors.responses?.[index]?.description?.message}>
+            <Input maxLength={72} {...form.register(`responses.${index}.description`)} />
+          </FormField>
+        )}
       />
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+      <BlockWaitFields form={form} />
+    </BlockFields>
   );
 }
 
 function NumberForm({ node }: { node: BlockNode<"number"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(numberBlockSchema), defaultValues: node.data, mode: "onChange" });
-  const values = useWatch({ control: form.control });
-  useApply(node.id, values);
+  const { form, errors } = useBlockForm(node, numberBlockSchema);
   const options = useFieldArray({ control: form.control, name: "options", keyName: "key" });
-  const { errors } = form.formState;
-  const waits = useErrorFields({ messageRegistration: form.register("errorMessage"), limitRegistration: form.register("errorLimit", { valueAsNumber: true }), errors: { errorMessage: errors.errorMessage?.message, errorLimit: errors.errorLimit?.message } });
   return (
-    <Fields>
+    <BlockFields form={form}>
       <MessageField registration={form.register("message")} error={errors.message?.message} />
-      <Section title={t`Options`} action={<AddButton label={t`Add option`} disabled={options.fields.length >= MAX_NUMBER_OPTIONS} onClick={() => options.append({ id: optionId(), title: "" })} />}>
-        {options.fields.map((field, index) => {
-          const position = index + 1;
-          return (
-            <div key={field.key} className="flex items-end gap-2">
-              <FormField label={t`Option ${position}`} error={errors.options?.[index]?.title?.message} className="flex-1">
-                <Input maxLength={100} {...form.register(`options.${index}.title`)} />
-              </FormField>
-              <RemoveButton label={t`Remove option ${position}`} onClick={() => options.remove(index)} />
-            </div>
-          );
-        })}
-      </Section>
-      <WaitFields
-        responseTime={values.responseTimeSeconds ?? null}
-        onResponseTime={(seconds) => form.setValue("responseTimeSeconds", seconds, { shouldValidate: true })}
-        errorMessage={waits.errorMessage}
-        errorLimit={waits.errorLimit}
+      <ItemList
+        title={t`Options`}
+        list={options}
+        max={MAX_NUMBER_OPTIONS}
+        addLabel={t`Add option`}
+        onAdd={() => options.append({ id: optionId(), title: "" })}
+        removeLabel={(position) => t`Remove option ${position}`}
+        row={(index, position) => (
+          <FormField label={t`Option ${position}`} error={errors.options?.[index]?.title?.message} className="flex-1">
+            <Input maxLength={100} {...form.register(`options.${index}.title`)} />
+          </FormField>
+        )}
       />
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+      <BlockWaitFields form={form} />
+    </BlockFields>
   );
 }
 
 function ReceiveForm({ node }: { node: BlockNode<"receive"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(receiveBlockSchema), defaultValues: node.data, mode: "onChange" });
-  const values = useWatch({ control: form.control });
-  useApply(node.id, values);
+  const { form, values, errors } = useBlockForm(node, receiveBlockSchema);
   const fields = useFieldOptions();
-  const { errors } = form.formState;
-  const waits = useErrorFields({ messageRegistration: form.register("errorMessage"), limitRegistration: form.register("errorLimit", { valueAsNumber: true }), errors: { errorMessage: errors.errorMessage?.message, errorLimit: errors.errorLimit?.message } });
   return (
-    <Fields>
+    <BlockFields form={form}>
       <MessageField label={t`Question (optional)`} registration={form.register("message")} error={errors.message?.message} rows={3} />
       <FormField label={t`Save the answer into`} error={errors.fieldKey?.message} hint={t`The answer is checked by the field's type (number, date, email…). Without a field, any answer is accepted.`}>
-        <NativeSelect {...form.register("fieldKey")} disabled={fields.loading}>
-          <FieldOptions options={fields.options} current={values.fieldKey ?? ""} />
-        </NativeSelect>
+        <FieldSelect registration={form.register("fieldKey")} fields={fields} current={values.fieldKey ?? ""} disabled={fields.loading} />
       </FormField>
-      <WaitFields
-        responseTime={values.responseTimeSeconds ?? null}
-        onResponseTime={(seconds) => form.setValue("responseTimeSeconds", seconds, { shouldValidate: true })}
-        errorMessage={waits.errorMessage}
-        errorLimit={waits.errorLimit}
-      />
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+      <BlockWaitFields form={form} />
+    </BlockFields>
   );
 }
 
 function SaveForm({ node }: { node: BlockNode<"save"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(saveBlockSchema), defaultValues: node.data, mode: "onChange" });
-  const values = useWatch({ control: form.control });
-  useApply(node.id, values);
+  const { form, values, errors } = useBlockForm(node, saveBlockSchema);
   const fields = useFieldOptions();
-  const { errors } = form.formState;
   return (
-    <Fields>
+    <BlockFields form={form}>
       <FormField label={t`Field`} error={errors.fieldKey?.message}>
-        <NativeSelect {...form.register("fieldKey")} disabled={fields.loading}>
-          <FieldOptions options={fields.options} current={values.fieldKey ?? ""} />
-        </NativeSelect>
+        <FieldSelect registration={form.register("fieldKey")} fields={fields} current={values.fieldKey ?? ""} disabled={fields.loading} />
       </FormField>
       <FormField label={t`Kind of value`}>
         <NativeSelect {...form.register("mode")}>
@@ -338,18 +249,15 @@ function SaveForm({ node }: { node: BlockNode<"save"> }) {
       <FormField label={t`Value`} error={errors.value?.message} hint={values.mode === "formula" ? t`For example ${FORMULA_EXAMPLE}` : t`Variables such as ${VARIABLE_EXAMPLE} are filled in.`}>
         <Input maxLength={1000} {...form.register("value")} />
       </FormField>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 
 function DelayForm({ node }: { node: BlockNode<"delay"> }) {
   const { t, i18n } = useLingui();
-  const form = useForm({ resolver: zodResolver(delayBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
-  const { errors } = form.formState;
+  const { form, errors } = useBlockForm(node, delayBlockSchema);
   return (
-    <Fields>
+    <BlockFields form={form}>
       <FormField label={t`Seconds`} error={errors.seconds?.message}>
         <Input type="number" min={1} {...form.register("seconds", { valueAsNumber: true })} />
       </FormField>
@@ -362,20 +270,17 @@ function DelayForm({ node }: { node: BlockNode<"delay"> }) {
           ))}
         </NativeSelect>
       </FormField>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 
 function NotificationForm({ node }: { node: BlockNode<"notification"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(notificationBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
+  const { form, errors } = useBlockForm(node, notificationBlockSchema);
   const members = useQuery(flowMembersQuery());
   const options = (members.data ?? []).map((member) => ({ value: member.id, label: member.name || member.email }));
-  const { errors } = form.formState;
   return (
-    <Fields>
+    <BlockFields form={form}>
       <Controller
         control={form.control}
         name="memberIds"
@@ -393,63 +298,55 @@ function NotificationForm({ node }: { node: BlockNode<"notification"> }) {
         )}
       />
       <MessageField registration={form.register("message")} error={errors.message?.message} />
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
+  );
+}
+
+/** The outputs of the random and rotary blocks; `weighted` adds each output's weight (random). */
+function OutputList<Input extends { outputs?: { id?: string; label?: string; weight?: number }[] }, Output>({ form, weighted }: { form: UseFormReturn<Input, unknown, Output>; weighted?: boolean }) {
+  const { t } = useLingui();
+  const withOutputs = form as unknown as UseFormReturn<z.input<typeof randomBlockSchema>>;
+  const outputs = useFieldArray({ control: withOutputs.control, name: "outputs", keyName: "key" });
+  const { errors } = withOutputs.formState;
+  return (
+    <ItemList
+      title={t`Outputs`}
+      list={outputs}
+      max={10}
+      addLabel={t`Add output`}
+      onAdd={() => outputs.append(weighted ? { id: optionId(), label: "", weight: 1 } : { id: optionId(), label: "" })}
+      removeLabel={(position) => t`Remove output ${position}`}
+      row={(index, position) => (
+        <>
+          <FormField label={t`Output ${position}`} error={errors.outputs?.[index]?.label?.message} className="flex-1">
+            <Input maxLength={60} {...withOutputs.register(`outputs.${index}.label`)} />
+          </FormField>
+          {weighted ? (
+            <FormField label={t`Weight`} error={errors.outputs?.[index]?.weight?.message} className="w-24">
+              <Input type="number" min={1} max={100} {...withOutputs.register(`outputs.${index}.weight`, { valueAsNumber: true })} />
+            </FormField>
+          ) : null}
+        </>
+      )}
+    />
   );
 }
 
 function RandomForm({ node }: { node: BlockNode<"random"> }) {
-  const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(randomBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
-  const outputs = useFieldArray({ control: form.control, name: "outputs", keyName: "key" });
-  const { errors } = form.formState;
+  const { form } = useBlockForm(node, randomBlockSchema);
   return (
-    <Fields>
-      <Section title={t`Outputs`} action={<AddButton label={t`Add output`} disabled={outputs.fields.length >= 10} onClick={() => outputs.append({ id: optionId(), label: "", weight: 1 })} />}>
-        {outputs.fields.map((field, index) => {
-          const position = index + 1;
-          return (
-            <div key={field.key} className="flex items-end gap-2">
-              <FormField label={t`Output ${position}`} error={errors.outputs?.[index]?.label?.message} className="flex-1">
-                <Input maxLength={60} {...form.register(`outputs.${index}.label`)} />
-              </FormField>
-              <FormField label={t`Weight`} error={errors.outputs?.[index]?.weight?.message} className="w-24">
-                <Input type="number" min={1} max={100} {...form.register(`outputs.${index}.weight`, { valueAsNumber: true })} />
-              </FormField>
-              <RemoveButton label={t`Remove output ${position}`} onClick={() => outputs.remove(index)} />
-            </div>
-          );
-        })}
-      </Section>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    <BlockFields form={form}>
+      <OutputList form={form} weighted />
+    </BlockFields>
   );
 }
 
 function RotaryForm({ node }: { node: BlockNode<"rotary"> }) {
-  const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(rotaryBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
-  const outputs = useFieldArray({ control: form.control, name: "outputs", keyName: "key" });
-  const { errors } = form.formState;
+  const { form } = useBlockForm(node, rotaryBlockSchema);
   return (
-    <Fields>
-      <Section title={t`Outputs`} action={<AddButton label={t`Add output`} disabled={outputs.fields.length >= 10} onClick={() => outputs.append({ id: optionId(), label: "" })} />}>
-        {outputs.fields.map((field, index) => {
-          const position = index + 1;
-          return (
-            <div key={field.key} className="flex items-end gap-2">
-              <FormField label={t`Output ${position}`} error={errors.outputs?.[index]?.label?.message} className="flex-1">
-                <Input maxLength={60} {...form.register(`outputs.${index}.label`)} />
-              </FormField>
-              <RemoveButton label={t`Remove output ${position}`} onClick={() => outputs.remove(index)} />
-            </div>
-          );
-        })}
-      </Section>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    <BlockFields form={form}>
+      <OutputList form={form} />
+    </BlockFields>
   );
 }
 
@@ -473,39 +370,26 @@ function isActionKind(value: string): value is FlowAction["kind"] {
 }
 
 function ActionForm({ node }: { node: BlockNode<"action"> }) {
-  const { t, i18n } = useLingui();
-  const form = useForm({ resolver: zodResolver(actionBlockSchema), defaultValues: node.data, mode: "onChange" });
-  const values = useWatch({ control: form.control });
-  useApply(node.id, values);
+  const { t } = useLingui();
+  const { form, values } = useBlockForm(node, actionBlockSchema);
   const actions = useFieldArray({ control: form.control, name: "actions", keyName: "key" });
   const members = useQuery(flowMembersQuery());
-  const { errors } = form.formState;
   return (
-    <Fields>
-      <Section title={t`Actions`} action={<AddButton label={t`Add action`} disabled={actions.fields.length >= 20} onClick={() => actions.append(emptyAction("add_tag"))} />}>
-        {actions.fields.map((field, index) => {
-          const position = index + 1;
+    <BlockFields form={form}>
+      <ItemList
+        title={t`Actions`}
+        list={actions}
+        max={20}
+        addLabel={t`Add action`}
+        onAdd={() => actions.append(emptyAction("add_tag"))}
+        removeLabel={(position) => t`Remove action ${position}`}
+        row={(index, position) => (
+          <KindSelect label={t`Action ${position}`} value={values.actions?.[index]?.kind ?? "add_tag"} labels={ACTION_KIND_LABELS} isKind={isActionKind} onKind={(kind) => actions.update(index, emptyAction(kind))} />
+        )}
+        details={(index) => {
           const current = values.actions?.[index];
           return (
-            <div key={field.key} className="grid gap-2 rounded-md bg-muted/40 p-2">
-              <div className="flex items-end gap-2">
-                <FormField label={t`Action ${position}`} className="flex-1">
-                  <NativeSelect
-                    value={current?.kind ?? "add_tag"}
-                    onChange={(event) => {
-                      const kind = event.target.value;
-                      if (isActionKind(kind)) actions.update(index, emptyAction(kind));
-                    }}
-                  >
-                    {Object.entries(ACTION_KIND_LABELS).map(([kind, label]) => (
-                      <option key={kind} value={kind}>
-                        {i18n._(label)}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                </FormField>
-                <RemoveButton label={t`Remove action ${position}`} onClick={() => actions.remove(index)} />
-              </div>
+            <>
               {current?.kind === "add_tag" || current?.kind === "remove_tag" ? (
                 <FormField label={t`Tag`} error={form.getFieldState(`actions.${index}.tag`, form.formState).error?.message}>
                   <Input maxLength={60} {...form.register(`actions.${index}.tag`)} />
@@ -529,12 +413,11 @@ function ActionForm({ node }: { node: BlockNode<"action"> }) {
                   </NativeSelect>
                 </FormField>
               ) : null}
-            </div>
+            </>
           );
-        })}
-      </Section>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+        }}
+      />
+    </BlockFields>
   );
 }
 
@@ -558,59 +441,40 @@ function isRuleKind(value: string): value is ConditionRule["kind"] {
 
 function ConditionForm({ node }: { node: BlockNode<"condition"> }) {
   const { t, i18n } = useLingui();
-  const form = useForm({ resolver: zodResolver(conditionBlockSchema), defaultValues: node.data, mode: "onChange" });
-  const values = useWatch({ control: form.control });
-  useApply(node.id, values);
+  const { form, values } = useBlockForm(node, conditionBlockSchema);
   const rules = useFieldArray({ control: form.control, name: "rules", keyName: "key" });
   const fields = useFieldOptions();
-  const { errors } = form.formState;
   return (
-    <Fields>
+    <BlockFields form={form}>
       <FormField label={t`Go on by "True" when`}>
         <NativeSelect {...form.register("match")}>
           <option value="all">{t`all the tests hold`}</option>
           <option value="any">{t`any test holds`}</option>
         </NativeSelect>
       </FormField>
-      <Section title={t`Tests`} action={<AddButton label={t`Add test`} disabled={rules.fields.length >= 20} onClick={() => rules.append(emptyRule("field"))} />}>
-        {rules.fields.length === 0 ? <p className="text-xs text-muted-foreground">{t`Without tests the condition always holds.`}</p> : null}
-        {rules.fields.map((field, index) => {
-          const position = index + 1;
+      <ItemList
+        title={t`Tests`}
+        list={rules}
+        max={20}
+        addLabel={t`Add test`}
+        onAdd={() => rules.append(emptyRule("field"))}
+        removeLabel={(position) => t`Remove test ${position}`}
+        empty={t`Without tests the condition always holds.`}
+        row={(index, position) => (
+          <KindSelect label={t`Test ${position}`} value={values.rules?.[index]?.kind ?? "field"} labels={CONDITION_KIND_LABELS} isKind={isRuleKind} onKind={(kind) => rules.update(index, emptyRule(kind))} />
+        )}
+        details={(index, position) => {
           const rule = values.rules?.[index];
           return (
-            <div key={field.key} className="grid gap-2 rounded-md bg-muted/40 p-2">
-              <div className="flex items-end gap-2">
-                <FormField label={t`Test ${position}`} className="flex-1">
-                  <NativeSelect
-                    value={rule?.kind ?? "field"}
-                    onChange={(event) => {
-                      const kind = event.target.value;
-                      if (isRuleKind(kind)) rules.update(index, emptyRule(kind));
-                    }}
-                  >
-                    {Object.entries(CONDITION_KIND_LABELS).map(([kind, label]) => (
-                      <option key={kind} value={kind}>
-                        {i18n._(label)}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                </FormField>
-                <RemoveButton label={t`Remove test ${position}`} onClick={() => rules.remove(index)} />
-              </div>
+            <>
               {rule?.kind === "field" ? (
                 <>
                   <FormField label={t`Field of test ${position}`}>
-                    <NativeSelect {...form.register(`rules.${index}.key`)} disabled={fields.loading}>
-                      <FieldOptions options={fields.options} current={rule.key ?? ""} />
-                    </NativeSelect>
+                    <FieldSelect registration={form.register(`rules.${index}.key`)} fields={fields} current={rule.key ?? ""} disabled={fields.loading} />
                   </FormField>
                   <FormField label={t`Comparison`}>
                     <NativeSelect {...form.register(`rules.${index}.op`)}>
-                      {Object.entries(FIELD_OP_LABELS).map(([op, label]) => (
-                        <option key={op} value={op}>
-                          {i18n._(label)}
-                        </option>
-                      ))}
+                      <LabelOptions labels={FIELD_OP_LABELS} />
                     </NativeSelect>
                   </FormField>
                   {rule.op !== "empty" && rule.op !== "not_empty" ? (
@@ -624,11 +488,7 @@ function ConditionForm({ node }: { node: BlockNode<"condition"> }) {
                 <>
                   <FormField label={t`Comparison`}>
                     <NativeSelect {...form.register(`rules.${index}.op`)}>
-                      {Object.entries(TAG_OP_LABELS).map(([op, label]) => (
-                        <option key={op} value={op}>
-                          {i18n._(label)}
-                        </option>
-                      ))}
+                      <LabelOptions labels={TAG_OP_LABELS} />
                     </NativeSelect>
                   </FormField>
                   <FormField label={t`Tag`}>
@@ -673,25 +533,22 @@ function ConditionForm({ node }: { node: BlockNode<"condition"> }) {
                   </FormField>
                 </div>
               ) : null}
-            </div>
+            </>
           );
-        })}
-      </Section>
+        }}
+      />
       <p className="text-xs text-muted-foreground">{t`Days and times are in the company's time zone.`}</p>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 
 function FlowConnectionForm({ node }: { node: BlockNode<"flow_connection"> }) {
   const { t } = useLingui();
   const flowId = useEditor((state) => state.flowId);
-  const form = useForm({ resolver: zodResolver(flowConnectionBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
+  const { form, errors } = useBlockForm(node, flowConnectionBlockSchema);
   const flows = useQuery(everyFlowQuery());
-  const { errors } = form.formState;
   return (
-    <Fields>
+    <BlockFields form={form}>
       <FormField label={t`Continue in`} error={errors.flowId?.message} hint={t`The run goes on in that flow's published version, from its start.`}>
         <NativeSelect {...form.register("flowId")} disabled={flows.isPending}>
           <option value="">{t`Choose a flow`}</option>
@@ -704,22 +561,18 @@ function FlowConnectionForm({ node }: { node: BlockNode<"flow_connection"> }) {
             ))}
         </NativeSelect>
       </FormField>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 
 function IntegrationForm({ node }: { node: BlockNode<"integration"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(integrationBlockSchema), defaultValues: node.data, mode: "onChange" });
-  const values = useWatch({ control: form.control });
-  useApply(node.id, values);
+  const { form, values, errors } = useBlockForm(node, integrationBlockSchema);
   const headers = useFieldArray({ control: form.control, name: "headers", keyName: "key" });
   const saves = useFieldArray({ control: form.control, name: "save", keyName: "key" });
   const fields = useFieldOptions();
-  const { errors } = form.formState;
   return (
-    <Fields>
+    <BlockFields form={form}>
       <div className="grid grid-cols-[7rem_1fr] gap-2">
         <FormField label={t`Method`}>
           <NativeSelect {...form.register("method")}>
@@ -735,57 +588,56 @@ function IntegrationForm({ node }: { node: BlockNode<"integration"> }) {
         </FormField>
       </div>
       <p className="text-xs text-muted-foreground">{t`Only public http(s) addresses are called; the request times out after 10 seconds.`}</p>
-      <Section title={t`Headers`} action={<AddButton label={t`Add header`} disabled={headers.fields.length >= 20} onClick={() => headers.append({ name: "", value: "" })} />}>
-        {headers.fields.map((field, index) => {
-          const position = index + 1;
-          return (
-            <div key={field.key} className="flex items-end gap-2">
-              <FormField label={t`Header ${position} name`} className="flex-1">
-                <Input maxLength={100} {...form.register(`headers.${index}.name`)} />
-              </FormField>
-              <FormField label={t`Header ${position} value`} className="flex-1">
-                <Input maxLength={2000} {...form.register(`headers.${index}.value`)} />
-              </FormField>
-              <RemoveButton label={t`Remove header ${position}`} onClick={() => headers.remove(index)} />
-            </div>
-          );
-        })}
-      </Section>
+      <ItemList
+        title={t`Headers`}
+        list={headers}
+        max={20}
+        addLabel={t`Add header`}
+        onAdd={() => headers.append({ name: "", value: "" })}
+        removeLabel={(position) => t`Remove header ${position}`}
+        row={(index, position) => (
+          <>
+            <FormField label={t`Header ${position} name`} className="flex-1">
+              <Input maxLength={100} {...form.register(`headers.${index}.name`)} />
+            </FormField>
+            <FormField label={t`Header ${position} value`} className="flex-1">
+              <Input maxLength={2000} {...form.register(`headers.${index}.value`)} />
+            </FormField>
+          </>
+        )}
+      />
       {values.method !== "GET" ? (
         <FormField label={t`Body`} error={errors.body?.message} hint={t`JSON with variables such as ${JSON_EXAMPLE}.`}>
           <Textarea rows={5} className="font-mono text-xs" maxLength={10_000} {...form.register("body")} />
         </FormField>
       ) : null}
-      <Section title={t`Save from the answer`} action={<AddButton label={t`Add value`} disabled={saves.fields.length >= 20} onClick={() => saves.append({ path: "", fieldKey: "" })} />}>
-        {saves.fields.map((field, index) => {
-          const position = index + 1;
-          return (
-            <div key={field.key} className="flex items-end gap-2">
-              <FormField label={t`Path ${position}`} className="flex-1" hint={index === 0 ? "data.items.0.name" : undefined}>
-                <Input maxLength={200} {...form.register(`save.${index}.path`)} />
-              </FormField>
-              <FormField label={t`Into field ${position}`} className="flex-1">
-                <NativeSelect {...form.register(`save.${index}.fieldKey`)}>
-                  <FieldOptions options={fields.options} current={values.save?.[index]?.fieldKey ?? ""} />
-                </NativeSelect>
-              </FormField>
-              <RemoveButton label={t`Remove value ${position}`} onClick={() => saves.remove(index)} />
-            </div>
-          );
-        })}
-      </Section>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+      <ItemList
+        title={t`Save from the answer`}
+        list={saves}
+        max={20}
+        addLabel={t`Add value`}
+        onAdd={() => saves.append({ path: "", fieldKey: "" })}
+        removeLabel={(position) => t`Remove value ${position}`}
+        row={(index, position) => (
+          <>
+            <FormField label={t`Path ${position}`} className="flex-1" hint={index === 0 ? "data.items.0.name" : undefined}>
+              <Input maxLength={200} {...form.register(`save.${index}.path`)} />
+            </FormField>
+            <FormField label={t`Into field ${position}`} className="flex-1">
+              <FieldSelect registration={form.register(`save.${index}.fieldKey`)} fields={fields} current={values.save?.[index]?.fieldKey ?? ""} />
+            </FormField>
+          </>
+        )}
+      />
+    </BlockFields>
   );
 }
 
 function FacebookPixelForm({ node }: { node: BlockNode<"facebook_pixel"> }) {
   const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(facebookPixelBlockSchema), defaultValues: node.data, mode: "onChange" });
-  useApply(node.id, useWatch({ control: form.control }));
-  const { errors } = form.formState;
+  const { form, errors } = useBlockForm(node, facebookPixelBlockSchema);
   return (
-    <Fields>
+    <BlockFields form={form}>
       <FormField label={t`Pixel ID`} error={errors.pixelId?.message}>
         <Input inputMode="numeric" maxLength={32} {...form.register("pixelId")} />
       </FormField>
@@ -811,8 +663,7 @@ function FacebookPixelForm({ node }: { node: BlockNode<"facebook_pixel"> }) {
       <FormField label={t`Test event code`} error={errors.testEventCode?.message}>
         <Input maxLength={50} {...form.register("testEventCode")} />
       </FormField>
-      <DescriptionField registration={form.register("description")} error={errors.description?.message} />
-    </Fields>
+    </BlockFields>
   );
 }
 

@@ -1,13 +1,17 @@
 /**
- * Pieces the block forms share: the live apply of a form's values to the editor store, the
- * description and message fields, the waiting blocks' response time / error message / error limit,
- * media upload (POST /api/flows/{id}/media), and the pickers of custom fields.
+ * Pieces the block forms share: the form of a block with the live apply of its values to the
+ * editor store, the description and message fields, the waiting blocks' response time / error
+ * message / error limit, media upload (POST /api/flows/{id}/media), the lists of options with
+ * add/remove, and the pickers of custom fields.
  */
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
-import type { UseFormRegisterReturn } from "react-hook-form";
+import { Controller, useForm, useWatch, type DefaultValues, type FieldValues, type UseFormRegisterReturn, type UseFormReturn } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { z } from "zod";
+import type { MessageDescriptor } from "@lingui/core";
 import { useLingui } from "@lingui/react/macro";
-import { FileUp, Trash2 } from "lucide-react";
+import { FileUp, Plus, Trash2 } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -25,6 +29,33 @@ export function useApply(id: string, values: unknown): void {
   useEffect(() => {
     setBlockData(id, values);
   }, [id, values, setBlockData]);
+}
+
+/**
+ * A block's form on its type's schema (react-hook-form + zodResolver, validated on change) whose
+ * watched values apply to block `id` as they change.
+ */
+export function useBlockForm<Input extends FieldValues, Output extends FieldValues>(node: { id: string; data: DefaultValues<Input> }, schema: z.ZodType<Output, Input>) {
+  const form = useForm<Input, unknown, Output>({ resolver: zodResolver(schema), defaultValues: node.data, mode: "onChange" });
+  const values = useWatch({ control: form.control });
+  useApply(node.id, values);
+  return { form, values, errors: form.formState.errors };
+}
+
+/** A block form's fields, stacked, with the description field last. */
+export function BlockFields<Input extends { description?: string }, Output>({ form, children }: { form: UseFormReturn<Input, unknown, Output>; children: ReactNode }) {
+  return (
+    <div className="grid gap-4">
+      {children}
+      <BlockDescription form={form} />
+    </div>
+  );
+}
+
+/** The description field wired to a block form's `description`. */
+export function BlockDescription<Input extends { description?: string }, Output>({ form }: { form: UseFormReturn<Input, unknown, Output> }) {
+  const described = form as unknown as UseFormReturn<{ description: string }>;
+  return <DescriptionField registration={described.register("description")} error={described.formState.errors.description?.message} />;
 }
 
 /** A group of fields with a small heading. */
@@ -142,6 +173,26 @@ export function MessageField({ label, error, registration, rows = 4, maxLength =
   );
 }
 
+/** The waiting blocks' fields (response time, error message, error limit) wired to a block form. */
+export function BlockWaitFields<Input extends { responseTimeSeconds?: number | null; errorMessage?: string; errorLimit?: number }, Output>({ form }: { form: UseFormReturn<Input, unknown, Output> }) {
+  const waiting = form as unknown as UseFormReturn<{ responseTimeSeconds: number | null; errorMessage: string; errorLimit: number }>;
+  const responseTime = useWatch({ control: waiting.control, name: "responseTimeSeconds" });
+  const { errors } = waiting.formState;
+  const waits = useErrorFields({
+    messageRegistration: waiting.register("errorMessage"),
+    limitRegistration: waiting.register("errorLimit", { valueAsNumber: true }),
+    errors: { errorMessage: errors.errorMessage?.message, errorLimit: errors.errorLimit?.message },
+  });
+  return (
+    <WaitFields
+      responseTime={responseTime ?? null}
+      onResponseTime={(seconds) => waiting.setValue("responseTimeSeconds", seconds, { shouldValidate: true })}
+      errorMessage={waits.errorMessage}
+      errorLimit={waits.errorLimit}
+    />
+  );
+}
+
 /** The "Error message" textarea and the "Error limit" number of waiting blocks. */
 export function useErrorFields({ messageRegistration, limitRegistration, errors }: { messageRegistration: Registered; limitRegistration: Registered; errors?: { errorMessage?: string; errorLimit?: string } }) {
   const { t } = useLingui();
@@ -237,6 +288,140 @@ export function MediaField({ kind, value, onChange, error }: { kind: MediaKind; 
       {tooLarge ? <p className="text-xs font-medium text-destructive">{t`The file is larger than 100 MB.`}</p> : null}
       {error ? <p className="text-xs font-medium text-destructive">{error}</p> : null}
     </div>
+  );
+}
+
+/** The media field wired to a block form's `media`. */
+export function BlockMediaField<Input extends { media?: Partial<BlockMedia> }, Output>({ form, kind }: { form: UseFormReturn<Input, unknown, Output>; kind: MediaKind }) {
+  const withMedia = form as unknown as UseFormReturn<{ media: Partial<BlockMedia> | undefined }>;
+  return (
+    <Controller
+      control={withMedia.control}
+      name="media"
+      render={({ field }) => <MediaField kind={kind} value={{ url: field.value?.url ?? "", mime: field.value?.mime ?? "", fileName: field.value?.fileName }} onChange={field.onChange} />}
+    />
+  );
+}
+
+/** A list item's remove button. */
+export function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <Button type="button" variant="ghost" size="icon" className="size-8 shrink-0 text-muted-foreground hover:text-destructive" aria-label={label} onClick={onClick}>
+      <Trash2 />
+    </Button>
+  );
+}
+
+/** A list's add button. */
+export function AddButton({ label, onClick, disabled }: { label: string; onClick: () => void; disabled?: boolean }) {
+  return (
+    <Button type="button" variant="outline" size="sm" onClick={onClick} disabled={disabled}>
+      <Plus />
+      {label}
+    </Button>
+  );
+}
+
+/**
+ * A section listing a block's items (buttons, responses, options, outputs, headers, tests…) with
+ * an add button (disabled at `max` items) and a remove button per item. `row` renders an item's
+ * fields beside its remove button; with `details`, the item is boxed and its details go below.
+ */
+export function ItemList({
+  title,
+  list,
+  max,
+  addLabel,
+  onAdd,
+  removeLabel,
+  empty,
+  row,
+  details,
+}: {
+  title: ReactNode;
+  /** The `useFieldArray` of the items (with `keyName: "key"`). */
+  list: { fields: { key: string }[]; remove: (index: number) => void };
+  max: number;
+  addLabel: string;
+  onAdd: () => void;
+  removeLabel: (position: number) => string;
+  empty?: ReactNode;
+  row: (index: number, position: number) => ReactNode;
+  details?: (index: number, position: number) => ReactNode;
+}) {
+  return (
+    <Section title={title} action={<AddButton label={addLabel} disabled={list.fields.length >= max} onClick={onAdd} />}>
+      {empty && list.fields.length === 0 ? <p className="text-xs text-muted-foreground">{empty}</p> : null}
+      {list.fields.map((item, index) => {
+        const position = index + 1;
+        const line = (
+          <div key={item.key} className="flex items-end gap-2">
+            {row(index, position)}
+            <RemoveButton label={removeLabel(position)} onClick={() => list.remove(index)} />
+          </div>
+        );
+        return details ? (
+          <div key={item.key} className="grid gap-2 rounded-md bg-muted/40 p-2">
+            {line}
+            {details(index, position)}
+          </div>
+        ) : (
+          line
+        );
+      })}
+    </Section>
+  );
+}
+
+/** `<option>`s of a record of labels (value: its key), in the record's order. */
+export function LabelOptions({ labels }: { labels: Record<string, MessageDescriptor> }) {
+  const { i18n } = useLingui();
+  return (
+    <>
+      {Object.entries(labels).map(([value, label]) => (
+        <option key={value} value={value}>
+          {i18n._(label)}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/**
+ * The select of an item's kind (an action's, a test's), labelled `label`: choosing a kind that
+ * `isKind` accepts calls `onKind` with it.
+ */
+export function KindSelect<Kind extends string>({ label, value, labels, isKind, onKind }: { label: string; value: Kind; labels: Record<Kind, MessageDescriptor>; isKind: (value: string) => value is Kind; onKind: (kind: Kind) => void }) {
+  return (
+    <FormField label={label} className="flex-1">
+      <NativeSelect
+        value={value}
+        onChange={(event) => {
+          const kind = event.target.value;
+          if (isKind(kind)) onKind(kind);
+        }}
+      >
+        <LabelOptions labels={labels} />
+      </NativeSelect>
+    </FormField>
+  );
+}
+
+/**
+ * A select of the company's fields (see `useFieldOptions`) with its registration; other props (the
+ * id and aria attributes a `FormField` gives its control) go to the select.
+ */
+export function FieldSelect({
+  registration,
+  fields,
+  current,
+  disabled,
+  ...control
+}: { registration: Registered; fields: { options: { key: string; name: string }[] }; current: string; disabled?: boolean } & Omit<ComponentProps<typeof NativeSelect>, "disabled">) {
+  return (
+    <NativeSelect {...control} {...registration} disabled={disabled}>
+      <FieldOptions options={fields.options} current={current} />
+    </NativeSelect>
   );
 }
 
