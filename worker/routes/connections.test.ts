@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CompanyAnswer } from "../../schema/api-types";
 import type { MessageAnswer, TicketAnswer } from "../../schema/realtime";
 import type { TranscriptEntry } from "../durable-objects/sandbox-device";
-import { ACCESS_TOKEN, cloudConnection, listTickets, onlyTicket, pairSandbox, sandboxConnection, sandboxEvents, someBytes, ticketMessages, uniquePhoneNumberId, until, type Pairing } from "../test/channel-helpers";
+import { ACCESS_TOKEN, cloudConnection, deliverOk, listTickets, onlyTicket, pairSandbox, sandboxConnection, sandboxEvents, someBytes, textWebhook, ticketMessages, uniquePhoneNumberId, uniqueWaId, until, wamid, type Pairing } from "../test/channel-helpers";
 import { call, countRows, expectError, expectInvalid, expectStatus, member, register } from "../test/helpers";
 import type { ConnectionAnswer } from "./connections";
 
@@ -389,5 +389,22 @@ describe("the sandbox phone", () => {
     await expectInvalid(await sandboxEvents(deviceToken, [{ kind: "message", id: "sbx-msg-4002", from: "+5511987654321", type: "hologram", body: "x" }]), "events.0.type");
     await expectInvalid(await sandboxEvents(deviceToken, []), "events");
     expect((await listTickets(owner.token)).total).toBe(0);
+  });
+});
+
+describe("an unpaid company (spec §4 Payment status: access is suspended)", () => {
+  it("answers 402 payment_required on connections and tickets, while provider webhooks keep being stored", async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    const company = await expectStatus<CompanyAnswer>(await call("GET", "/api/companies/active", { token: owner.token }), 200);
+    await env.DB.prepare("UPDATE companies SET payment_status = 'unpaid' WHERE id = ?").bind(company.id).run();
+    await expectError(await call("GET", "/api/connections", { token: owner.token }), 402, "payment_required");
+    await expectError(await call("GET", "/api/tickets", { token: owner.token }), 402, "payment_required");
+    // Settings stay reachable so the owner can pay.
+    await expectStatus(await call("GET", "/api/companies/active", { token: owner.token }), 200);
+    // A customer's message is never lost because of billing.
+    const before = await countRows("messages", "company_id = ?", company.id);
+    await deliverOk(textWebhook(connection.phoneNumberId, uniqueWaId(), wamid(), "ainda aqui"));
+    expect(await countRows("messages", "company_id = ?", company.id)).toBe(before + 1);
   });
 });

@@ -11,7 +11,7 @@ import { connections, type ConnectionRow } from "../../schema";
 import { idSchema } from "../../schema/validation/common";
 import { connectionCreateInput, connectionUpdateInput } from "../../schema/validation/connections";
 import type { HonoEnv } from "../middleware/context";
-import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
+import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { adapterFor, secretsKey } from "../channels";
 import { setConnectionStatus, syncDisconnected } from "../lib/connections";
 import { isUniqueViolation, now } from "../lib/db";
@@ -59,7 +59,7 @@ const phoneNumberIdTaken = () =>
   new AppError("conflict", "This phone number id is already connected.", { phoneNumberId: "phone_number_id_in_use" });
 
 export const connectionsRoutes = new Hono<HonoEnv>()
-  .use(requireUser, requireCompany, requirePermission("connections"))
+  .use(requireUser, requireCompany, requireSubscription, requirePermission("connections"))
   /** GET /api/connections → ConnectionAnswer[] by name. */
   .get("/", async (c) => {
     const rows = await c.var.db.select().from(connections).where(eq(connections.companyId, c.var.company.id)).orderBy(asc(connections.name));
