@@ -4,8 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
 import { Building2 } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Combobox } from "@/components/ui/combobox";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
@@ -13,7 +12,6 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Spinner } from "@/components/ui/spinner";
 import { Switch } from "@/components/ui/switch";
 import { applyServerErrors } from "@/lib/form-errors";
 import { isApiError } from "@/lib/api";
@@ -27,6 +25,7 @@ import { timeZoneOptions } from "../lib/time-zones";
 import { useUpdateCompany } from "../hooks/use-settings";
 import { ImagePicker } from "./image-picker";
 import { SettingsFormSkeleton } from "./settings-form-skeleton";
+import { SettingsFormFooter } from "./settings-form-footer";
 
 /** Plan, payment status and due date, read-only (spec §3 Company). */
 function SubscriptionSummary({ company }: { company: CompanyAnswer }) {
@@ -164,24 +163,15 @@ function CompanyForm({ company }: { company: CompanyAnswer }) {
             )}
           />
         </CardContent>
-        <CardFooter className="justify-end">
-          <Button
-            type="button"
-            variant="ghost"
-            disabled={update.isPending || (!isDirty && image.kind === "keep")}
-            onClick={() => {
-              form.reset();
-              setImage({ kind: "keep" });
-              setImageError(undefined);
-            }}
-          >
-            {t`Discard changes`}
-          </Button>
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending ? <Spinner /> : null}
-            {t`Save changes`}
-          </Button>
-        </CardFooter>
+        <SettingsFormFooter
+          changed={isDirty || image.kind !== "keep"}
+          saving={update.isPending}
+          onDiscard={() => {
+            form.reset();
+            setImage({ kind: "keep" });
+            setImageError(undefined);
+          }}
+        />
       </form>
     </Card>
   );

@@ -3,12 +3,10 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
 import { applyServerErrors } from "@/lib/form-errors";
 import { isApiError } from "@/lib/api";
 import { useMe } from "@/features/session/hooks/use-session";
@@ -18,6 +16,7 @@ import type { ImageChange } from "../lib/form-fields";
 import { useUpdateProfile } from "../hooks/use-settings";
 import { ImagePicker } from "./image-picker";
 import { SettingsFormSkeleton } from "./settings-form-skeleton";
+import { SettingsFormFooter } from "./settings-form-footer";
 
 function ProfileForm({ me }: { me: MeAnswer }) {
   const { t } = useLingui();
@@ -83,24 +82,15 @@ function ProfileForm({ me }: { me: MeAnswer }) {
             </FormField>
           </div>
         </CardContent>
-        <CardFooter className="justify-end">
-          <Button
-            type="button"
-            variant="ghost"
-            disabled={update.isPending || (!isDirty && image.kind === "keep")}
-            onClick={() => {
-              form.reset();
-              setImage({ kind: "keep" });
-              setImageError(undefined);
-            }}
-          >
-            {t`Discard changes`}
-          </Button>
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending ? <Spinner /> : null}
-            {t`Save changes`}
-          </Button>
-        </CardFooter>
+        <SettingsFormFooter
+          changed={isDirty || image.kind !== "keep"}
+          saving={update.isPending}
+          onDiscard={() => {
+            form.reset();
+            setImage({ kind: "keep" });
+            setImageError(undefined);
+          }}
+        />
       </form>
     </Card>
   );
