@@ -24,6 +24,8 @@ export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   windowStart: integer("window_start").notNull(),
   count: integer("count").notNull(),
+  /** Growing-delay throttles: no attempt is accepted before this time (ms UTC); null when free. */
+  blockedUntil: integer("blocked_until"),
 });
 
 /** Mails kept locally when no SMTP server is configured (DESIGN.md "Email"). */

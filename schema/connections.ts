@@ -31,6 +31,13 @@ export const connections = sqliteTable(
     accessTokenEnc: text("access_token_enc"),
     /** Last four characters of the token, for the masked hint. */
     accessTokenHint: text("access_token_hint"),
+    /** Cloud API: what the Graph API answered for the number when the token proved it. */
+    displayPhoneNumber: text("display_phone_number"),
+    verifiedName: text("verified_name"),
+    /** Meta's quality rating of the number: GREEN, YELLOW, RED, UNKNOWN. */
+    qualityRating: text("quality_rating"),
+    /** Provider events this connection received that the parser could not place (rejected_events). */
+    rejectedCount: integer("rejected_count").notNull().default(0),
     /** Sandbox pairing: SHA-256 of the current pairing secret and its expiry (ms UTC). */
     pairingSecretHash: text("pairing_secret_hash"),
     pairingCodeHash: text("pairing_code_hash"),
@@ -50,3 +57,34 @@ export const connections = sqliteTable(
 );
 
 export type ConnectionRow = typeof connections.$inferSelect;
+
+/**
+ * Provider events that arrived signed and valid but could not be placed (an unknown shape, a
+ * message with no identity the pipeline can use, ...). Kept, never dropped in silence: the raw
+ * payload in R2 (`payload_key`), the reason, the time of receipt. Listed on the connection.
+ */
+export const rejectedEvents = sqliteTable(
+  "rejected_events",
+  {
+    id: id(),
+    /** Null when the event could not even be routed to a company (unknown phone number id). */
+    companyId: text("company_id"),
+    connectionId: text("connection_id"),
+    channel: text("channel", { enum: CHANNELS }).notNull(),
+    /** Machine-readable reason, e.g. `no_sender_identity`, `unknown_message_type`. */
+    reason: text("reason").notNull(),
+    /** Human-readable detail (English, for the connection's event list). */
+    detail: text("detail").notNull().default(""),
+    /** R2 key of the raw payload (JSON bytes as received). */
+    payloadKey: text("payload_key").notNull(),
+    payloadSize: integer("payload_size").notNull(),
+    /** Time of receipt, ms UTC. */
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [
+    index("rejected_events_connection_idx").on(t.connectionId, t.receivedAt),
+    index("rejected_events_company_idx").on(t.companyId, t.receivedAt),
+  ],
+);
+
+export type RejectedEventRow = typeof rejectedEvents.$inferSelect;

@@ -4,7 +4,7 @@
  * and are never folded into the phone column.
  */
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { id, timestamps } from "./columns";
+import { id, timestamps, type Json } from "./columns";
 import { CHANNELS } from "./connections";
 
 export const contacts = sqliteTable(
@@ -24,6 +24,8 @@ export const contacts = sqliteTable(
     /** CRM board placement: the column (crm_columns.id) and the order inside it. */
     crmColumnId: text("crm_column_id"),
     crmPosition: real("crm_position"),
+    /** The last ad or post the contact came from (WhatsApp `referral`), JSON. */
+    referral: text("referral", { mode: "json" }).$type<{ [key: string]: Json } | null>(),
     ...timestamps,
   },
   (t) => [

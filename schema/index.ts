@@ -17,3 +17,4 @@ export * from "./jobs";
 export * from "./flow-builders";
 export * from "./keywords";
 export * from "./custom-events";
+export * from "./api-keys";

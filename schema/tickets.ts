@@ -26,6 +26,8 @@ export const tickets = sqliteTable(
     lastMessageAt: integer("last_message_at").notNull(),
     lastMessagePreview: text("last_message_preview").notNull().default(""),
     closedAt: integer("closed_at"),
+    /** The ad or post the customer came from (WhatsApp `referral`), when the ticket began with one. */
+    referral: text("referral", { mode: "json" }).$type<{ [key: string]: Json } | null>(),
     ...timestamps,
   },
   (t) => [
@@ -52,6 +54,9 @@ export const MESSAGE_TYPES = [
   "button_reply",
   "list_reply",
   "reaction",
+  "order",
+  "flow_reply",
+  "system",
   "unsupported",
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
@@ -94,6 +99,16 @@ export const messages = sqliteTable(
     /** Client-generated key of a member's send: a retried request never sends twice. */
     idempotencyKey: text("idempotency_key"),
     deletedAt: integer("deleted_at"),
+    /** Set when the sender edited the message (WhatsApp `edit`): the body holds the new text. */
+    editedAt: integer("edited_at"),
+    /** The provider marked the message as forwarded (`context.forwarded` / `frequently_forwarded`). */
+    forwarded: integer("forwarded", { mode: "boolean" }).notNull().default(false),
+    /** Reactions on this message: one per reacting side, newest wins; removing one clears it. */
+    reactions: text("reactions", { mode: "json" }).$type<MessageReaction[] | null>(),
+    /** Provider's detail of a failed message (`errors[].error_data.details`). */
+    errorDetails: text("error_details"),
+    /** The company API key (api_keys.id) that sent this message, when it came through the public API. */
+    apiKeyId: text("api_key_id"),
     ...timestamps,
   },
   (t) => [
@@ -105,6 +120,9 @@ export const messages = sqliteTable(
     index("messages_contact_idx").on(t.contactId, t.sentAt),
   ],
 );
+
+/** One reaction on a message: who reacted (`contact` or a member id), the emoji and when (ms UTC). */
+export type MessageReaction = { from: string; emoji: string; at: number };
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

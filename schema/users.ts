@@ -27,6 +27,14 @@ export const users = sqliteTable(
     activeCompanyId: text("active_company_id"),
     /** Online/offline toggle of the layout (spec §4 Online status). */
     status: text("status", { enum: ["online", "offline"] }).notNull().default("offline"),
+    /**
+     * When the user proved they own `email` (the code mailed at registration, spec §6 "activation
+     * code"); null until then. Invites are shown and accepted only for verified addresses.
+     */
+    emailVerifiedAt: integer("email_verified_at"),
+    /** SHA-256 (hex) of the current e-mail verification code, and its expiry (ms UTC). */
+    emailCodeHash: text("email_code_hash"),
+    emailCodeExpiresAt: integer("email_code_expires_at"),
     ...timestamps,
   },
   (t) => [

@@ -328,6 +328,11 @@ export class ContactSession extends DurableObject<AppEnv> {
       senderName: null,
       idempotencyKey: null,
       deletedAt: null,
+      editedAt: null,
+      forwarded: false,
+      reactions: null,
+      errorDetails: null,
+      apiKeyId: null,
     });
     await db.update(contacts).set({ lastMessageAt: event.timestamp, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
     if (created) await room.ticketChanged(connection.companyId, ticket.id);
@@ -617,6 +622,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         lastMessageAt: event.timestamp,
         crmColumnId: null,
         crmPosition: null,
+        referral: null,
         createdAt: at,
         updatedAt: at,
       };
@@ -660,6 +666,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       lastMessageAt: event.timestamp,
       lastMessagePreview: "",
       closedAt: null,
+      referral: null,
       createdAt: at,
       updatedAt: at,
     };

@@ -67,6 +67,9 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
     tokenVersion: 0,
     activeCompanyId: companyId,
     status: "online",
+    emailVerifiedAt: null,
+    emailCodeHash: null,
+    emailCodeExpiresAt: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -96,6 +96,10 @@ export const connectionsRoutes = new Hono<HonoEnv>()
       pairingCodeHash: null,
       pairingExpiresAt: null,
       deviceTokenHash: null,
+      displayPhoneNumber: null,
+      verifiedName: null,
+      qualityRating: null,
+      rejectedCount: 0,
       createdAt: at,
       updatedAt: at,
     };

@@ -138,6 +138,7 @@ export const contactsRoutes = new Hono<HonoEnv>()
       document: input.document ?? null,
       imageKey: null,
       lastMessageAt: null,
+      referral: null,
       crmColumnId: null,
       crmPosition: null,
       createdAt: at,

@@ -161,6 +161,9 @@ const MESSAGE_TYPE_NAMES: Record<MessageType, true> = {
   button_reply: true,
   list_reply: true,
   reaction: true,
+  order: true,
+  flow_reply: true,
+  system: true,
   unsupported: true,
 };
 const MESSAGE_STATUS_NAMES: Record<MessageStatus, true> = { pending: true, sent: true, delivered: true, read: true, failed: true, received: true };
