@@ -26,6 +26,7 @@ export default defineConfig({
           TEST_MIGRATIONS: migrations,
           JWT_SECRET: "test-secret-test-secret-test-secret-0123",
           PUBLIC_URL: "http://localhost:8787",
+          MAIL_OUTBOX: "on",
           WHATSAPP_APP_SECRET: "test-app-secret",
           WHATSAPP_VERIFY_TOKEN: "test-verify-token",
           WHATSAPP_GRAPH_URL: meta.graphUrl,

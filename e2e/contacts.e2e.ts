@@ -56,7 +56,7 @@ describe("contacts and the CRM board, as a person would use them", () => {
       });
       await page.getByRole("button", { name: "Upload and continue" }).click();
       // Step 2: the mapping, with the first rows previewed and the suggestion preselected.
-      await page.getByText("Ana Import").first().waitFor();
+      await page.getByRole("cell", { name: "Ana Import" }).first().waitFor();
       await page.getByRole("button", { name: "Start import" }).click();
       await page.getByRole("progressbar", { name: "Import progress" }).first().waitFor();
       await page.getByText(/3 imported/).first().waitFor({ timeout: 30_000 });

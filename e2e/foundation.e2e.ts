@@ -1,12 +1,13 @@
 /**
  * Issue "Foundation", end to end in Chromium: register → dashboard shell in pt-BR → switch to
  * en-US → create a role without settings_members and invite a member by e-mail → log out →
- * register the invited e-mail → accept the invite → switch active company → the role without
+ * register the invited e-mail → verify it with the mailed code → accept the invite → switch active company → the role without
  * settings_members sees the access-denied page on /settings/members.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launch, newContext, snapshot } from "./browser";
+import { verificationCode } from "./support";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -85,6 +86,14 @@ describe("foundation, as a person would use it", () => {
       await page.getByLabel("Company name").fill(invited.company);
       await page.getByRole("button", { name: "Create account" }).click();
       await page.getByRole("heading", { name: `Welcome, ${invited.name}!` }).waitFor();
+
+      // Invitations show only once the address is proven with the code mailed at registration.
+      await page.getByRole("button", { name: /^Invitations/ }).click();
+      await page.getByRole("dialog").getByText("Verify your email").waitFor();
+      await page.keyboard.press("Escape");
+      await page.getByLabel("Verification code").fill(await verificationCode(invited.email));
+      await page.getByRole("button", { name: "Verify", exact: true }).click();
+      await page.getByText("Verify your email").waitFor({ state: "detached" });
 
       await page.getByRole("button", { name: /^Invitations/ }).click();
       await page.getByRole("button", { name: `Accept invitation from ${owner.company}` }).click();

@@ -9,7 +9,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { BASE_URL, launch, snapshot } from "./browser";
-import { api, englishContext, login } from "./support";
+import { api, englishContext, login, registerMetaNumber } from "./support";
 
 const META = process.env.E2E_META_ORIGIN ?? "";
 const APP_SECRET = process.env.E2E_APP_SECRET ?? "";
@@ -114,6 +114,7 @@ describe("the main job, as people would use it", () => {
     const phoneNumberId = String(Date.now()).slice(-12);
     const waId = "5511955554444";
     try {
+      await registerMetaNumber(phoneNumberId, "EAAG-e2e-access-token-00000000", "+1 555-000-1111");
       await api("POST", "/api/connections", token, {
         channel: "whatsapp-cloud",
         name: "WhatsApp oficial",

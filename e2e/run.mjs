@@ -26,10 +26,11 @@ try {
     "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
     "--var", `WHATSAPP_APP_SECRET:${E2E_APP_SECRET}`,
     "--var", `PUBLIC_URL:${base}`,
+    "--var", "MAIL_OUTBOX:on",
   ]);
   await waitFor(`${base}/api/health`);
   code = await run("vitest", ["run", "--config", "e2e/vitest.config.mts", ...process.argv.slice(2)], {
-    env: { E2E_BASE_URL: base, E2E_META_ORIGIN: meta.origin, E2E_APP_SECRET },
+    env: { E2E_BASE_URL: base, E2E_META_ORIGIN: meta.origin, E2E_APP_SECRET, E2E_STATE: state },
   });
 } finally {
   server?.kill("SIGTERM");

@@ -4,6 +4,7 @@
 import type { CompanyPermission } from "./permissions";
 import type { DisconnectedEntry, PaymentStatus, Plan } from "./companies";
 import type { CustomFieldKind, CustomFieldType } from "./custom-fields";
+import type { ReferralAnswer } from "./realtime";
 
 /** The error envelope of every non-2xx answer (DESIGN.md "API conventions"). */
 export type ApiErrorBody = {
@@ -18,6 +19,11 @@ export type MeAnswer = {
   image: string | null;
   status: "online" | "offline";
   activeCompany: string | null;
+  /**
+   * Whether the user proved they own `email` with the code mailed to it (issue 8 point 4); until
+   * then invites are not shown (GET /api/me/invites answers []) nor answerable (403).
+   */
+  emailVerified: boolean;
 };
 
 export type CompanyAnswer = {
@@ -150,8 +156,11 @@ export type ContactTicketAnswer = {
   closedAt: number | null;
 };
 
-/** GET /api/contacts/{id}: the contact, every field's value, and its latest tickets. */
-export type ContactDetailAnswer = ContactAnswer & { values: ContactFieldValueAnswer[]; tickets: ContactTicketAnswer[] };
+/**
+ * GET /api/contacts/{id}: the contact, every field's value, its latest tickets, and the ad it last
+ * came from (WhatsApp `referral`; null when none).
+ */
+export type ContactDetailAnswer = ContactAnswer & { values: ContactFieldValueAnswer[]; tickets: ContactTicketAnswer[]; referral: ReferralAnswer | null };
 
 /** POST /api/contacts/bulk. `done: false` when a filter matched more than one call handles: call again. */
 export type ContactBulkAnswer = { affected: number; done: boolean };
@@ -204,6 +213,12 @@ export type JobProgress = {
   total: number;
   errors: number;
   errorMessage: string | null;
+  /**
+   * Why a failed job failed, as a stable code the web translates (an import: `damaged`,
+   * `encrypted`, `unsupported`, `zip_bomb`, `not_xlsx`, `too_many_rows`, `file_missing`…); null
+   * when the job did not fail or its failure has no code (then `errorMessage` says why).
+   */
+  errorCode: string | null;
 };
 
 /**
@@ -216,13 +231,37 @@ export type JobAnswer = JobProgress & { resultUrl: string | null; reportUrl: str
 /** Where an import column goes: a contact attribute, a custom field (`field:<id>`) or nowhere. */
 export type ImportTarget = "name" | "phone" | "email" | "document" | "tags" | "ignore" | `field:${string}`;
 
+/** One sheet of an uploaded workbook, in tab order; only `worksheet`s can be imported. */
+export type ImportSheetAnswer = { index: number; name: string; kind: "worksheet" | "chartsheet" | "other"; hidden: boolean };
+
 /**
- * POST /api/contacts/import → 201: the job (status `uploaded`), the header row, up to 5 data rows
- * (cells as text, dates as ISO), and a mapping guessed from the headers (column index → target).
+ * POST /api/contacts/import → 201 (and POST /api/jobs/{id}/preview → 200): the job (status
+ * `uploaded`), the header row, up to 5 data rows (cells as text, dates as ISO), and a mapping
+ * guessed from the headers (column index → target). `sheets` lists the workbook's sheets and
+ * `sheet` the index read (by default the first worksheet with data); `headerRow` is the sheet row
+ * of the headers, `previewRows` the sheet row of each preview row, `headerCandidates` the first
+ * non-empty rows (row number and a short text) the user may pick as header instead.
  */
 export type ImportUploadAnswer = {
   jobId: string;
   headers: string[];
   preview: string[][];
   suggestedMapping: Record<string, ImportTarget>;
+  sheets: ImportSheetAnswer[];
+  sheet: number;
+  headerRow: number;
+  previewRows: number[];
+  headerCandidates: { row: number; text: string }[];
 };
+
+// ---- Rejected provider events (issue 8 §7; worker/routes/rejected-events.ts) ---------------------
+
+/**
+ * A provider event kept because it could not be placed. `reason`: a machine code
+ * (`no_sender_identity`, `unknown_message_type`, `reaction_target_unknown`, ...); `detail`: an
+ * English sentence; `receivedAt` ms UTC; `size` of the raw payload in bytes.
+ */
+export type RejectedEventAnswer = { id: string; reason: string; detail: string; receivedAt: number; size: number };
+
+/** GET /api/connections/{id}/rejected-events: newest first; `total` is the connection's count of rejected events. */
+export type RejectedEventPage = { results: RejectedEventAnswer[]; cursor: string | null; total: number };

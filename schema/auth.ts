@@ -17,8 +17,9 @@ export const passwordResets = sqliteTable(
 );
 
 /**
- * Fixed-window counters for brute-force limits, keyed `login:email:<addr>` or `login:ip:<addr>`.
- * `window_start` in ms UTC.
+ * Brute-force limits (worker/lib/rate-limit.ts): fixed-window counters (`forgot:email:<addr>`,
+ * `register:ip:<addr>`, …) and growing-delay throttles (`login:pair:["<email>","<ip>"]`, where
+ * `window_start` is the last attempt and `count` the failures). Times in ms UTC.
  */
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),

@@ -3,7 +3,7 @@
  * Objects"). Every hub event carries a per-company sequence number; a client that reconnects sends
  * the last one it saw and receives everything after it (no gap, no duplicate).
  */
-import type { MessageStatus, MessageType, TicketStatus } from "./tickets";
+import type { MessageReaction, MessageStatus, MessageType, TicketStatus } from "./tickets";
 import type { ConnectionStatus } from "./connections";
 import type { Json } from "./columns";
 import type { CrmCardAnswer, CrmColumnAnswer, JobProgress } from "./api-types";
@@ -20,12 +20,33 @@ export type MessageAnswer = {
   media: { url: string; mime: string; name: string | null; size: number | null } | null;
   quoted: { id: string; body: string; type: MessageType; direction: "in" | "out" } | null;
   status: MessageStatus;
-  error: { code: string; message: string } | null;
+  /** A failed send: the provider's code, message and longer detail (`error_data.details`) when it gave one. */
+  error: { code: string; message: string; details: string | null } | null;
   sentAt: number;
   seq: number;
   sender: { memberId: string | null; name: string | null } | null;
   deleted: boolean;
+  /** When the sender edited it (ms UTC); `body` holds the new text. */
+  editedAt: number | null;
+  /** The provider marked it forwarded. */
+  forwarded: boolean;
+  /** Reactions on it, one per side (`contact` or a member id); empty when none. */
+  reactions: MessageReaction[];
   createdAt: number;
+};
+
+/** The ad or post a customer came from (WhatsApp click-to-WhatsApp `referral`), camelCased; every field optional. */
+export type ReferralAnswer = {
+  sourceUrl?: string;
+  sourceType?: string;
+  sourceId?: string;
+  headline?: string;
+  body?: string;
+  mediaType?: string;
+  imageUrl?: string;
+  videoUrl?: string;
+  thumbnailUrl?: string;
+  ctwaClid?: string;
 };
 
 export type TicketAnswer = {
@@ -42,6 +63,8 @@ export type TicketAnswer = {
   lastMessagePreview: string;
   createdAt: number;
   closedAt: number | null;
+  /** The ad the customer came from when the ticket began with one. */
+  referral: ReferralAnswer | null;
 };
 
 /** Events of the company hub. `ticket` events carry the ticket so clients update lists in place. */

@@ -77,6 +77,8 @@ try {
     });
   const { token } = await json("POST", "/api/register", null, { name: "Bench Bot", email: `bench.flows.${Date.now()}@example.com`, phone: "+5511988880000", password: "bench-password", companyName: "Bench Flows" });
   const phoneNumberId = "2345678901234";
+  // Creating a Cloud API connection proves the token at the Graph API (the stand-in) first.
+  meta.addNumber({ phoneNumberId, displayPhoneNumber: "+1 555-010-0000", verifiedName: "Bench", qualityRating: "GREEN", tokens: ["EAAG-bench-access-token-0000"] });
   const connection = await json("POST", "/api/connections", token, { channel: "whatsapp-cloud", name: "Bench", phoneNumberId, accessToken: "EAAG-bench-access-token-0000" });
   const flow = await json("POST", "/api/flows", token, { name: "Boas-vindas", type: "default" });
   const draft = {

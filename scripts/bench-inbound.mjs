@@ -40,6 +40,8 @@ try {
   });
   const { token } = await reg.json();
   const phoneNumberId = "1234567890123";
+  // Creating a Cloud API connection proves the token at the Graph API (the stand-in) first.
+  meta.addNumber({ phoneNumberId, displayPhoneNumber: "+1 555-010-0000", verifiedName: "Bench", qualityRating: "GREEN", tokens: ["EAAG-bench-access-token-0000"] });
   const conn = await fetch(`${base}/api/connections`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },

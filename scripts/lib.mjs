@@ -21,6 +21,57 @@ export async function must(cmd, args, options) {
   if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${code}`);
 }
 
+/** Runs a command and resolves with its standard output; throws (with its output) when it fails. */
+export function capture(cmd, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], cwd: root, env: { ...process.env, ...options.env } });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(" ")} exited with ${code}\n${out}${err}`))));
+  });
+}
+
+/**
+ * The newest 6-digit verification code mailed to `email`, read from the local D1 dev outbox
+ * (`mail_outbox`, kept only with MAIL_OUTBOX=on) through `wrangler d1 execute --local`, as a person
+ * would read their mailbox. `persistTo` is the local state folder when it is not the default one.
+ * Answers null when no such mail is there.
+ */
+export async function outboxVerificationCode(email, persistTo) {
+  const quoted = `'${String(email).toLowerCase().replaceAll("'", "''")}'`;
+  const out = await capture(
+    "wrangler",
+    [
+      "d1", "execute", "DB", "--local", "--json",
+      ...(persistTo ? ["--persist-to", persistTo] : []),
+      "--command", `SELECT body_text FROM mail_outbox WHERE to_address = ${quoted} AND body_text LIKE '%verification code is%' ORDER BY created_at DESC LIMIT 1`,
+    ],
+    { env: wranglerEnv },
+  );
+  const rows = JSON.parse(out.slice(out.indexOf("[")))[0]?.results ?? [];
+  return /verification code is (\d{6})/.exec(rows[0]?.body_text ?? "")?.[1] ?? null;
+}
+
+/**
+ * Verifies the e-mail of `token`'s user with the code from the dev outbox (asking for a new code
+ * when none is there); the code also activates the companies the user owns. Throws on failure.
+ */
+export async function verifyFromOutbox(baseUrl, token, email, persistTo) {
+  const headers = { "Content-Type": "application/json", Authorization: `Bearer ${token}` };
+  let code = await outboxVerificationCode(email, persistTo);
+  if (!code) {
+    const resend = await fetch(`${baseUrl}/api/me/verify-email/resend`, { method: "POST", headers });
+    if (!resend.ok) throw new Error(`resending the verification code failed: ${resend.status} ${await resend.text()}`);
+    code = await outboxVerificationCode(email, persistTo);
+  }
+  if (!code) throw new Error(`no verification code for ${email} in the dev outbox (is MAIL_OUTBOX=on?)`);
+  const res = await fetch(`${baseUrl}/api/me/verify-email`, { method: "POST", headers, body: JSON.stringify({ code }) });
+  if (!res.ok) throw new Error(`verifying ${email} failed: ${res.status} ${await res.text()}`);
+}
+
 /** Environment for wrangler: no metrics, no interactive prompts. */
 export const wranglerEnv = { WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
 
@@ -68,14 +119,23 @@ export const DEMO = {
   companyName: "Conversa Demo",
 };
 
-/** Logs in as the demo owner, registering it first when it does not exist. */
+/**
+ * Logs in as the demo owner, registering it first when it does not exist. The demo owner's e-mail
+ * is verified (and so the demo company activated) with the code from the dev outbox, also for a
+ * demo owner seeded before e-mail verification existed.
+ */
 export async function seedDemo(baseUrl) {
   const login = await fetch(`${baseUrl}/api/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
   });
-  if (login.ok) return "existing";
+  if (login.ok) {
+    const { token } = await login.json();
+    const me = await fetch(`${baseUrl}/api/me`, { headers: { Authorization: `Bearer ${token}` } });
+    if (me.ok && (await me.json()).emailVerified === false) await verifyFromOutbox(baseUrl, token, DEMO.email);
+    return "existing";
+  }
   const reg = await fetch(`${baseUrl}/api/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "Accept-Language": "pt-BR" },
@@ -83,6 +143,7 @@ export async function seedDemo(baseUrl) {
   });
   if (!reg.ok) throw new Error(`seeding the demo account failed: ${reg.status} ${await reg.text()}`);
   const { token } = await reg.json();
+  await verifyFromOutbox(baseUrl, token, DEMO.email);
   await seedDemoData(baseUrl, token);
   return "created";
 }

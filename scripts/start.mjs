@@ -9,7 +9,9 @@ if (ensureDevVars()) console.log("Generated .dev.vars with a random JWT_SECRET."
 await must("wrangler", ["d1", "migrations", "apply", "DB", "--local"], { env: wranglerEnv });
 await must("vite", ["build", "--config", "web/vite.config.ts"]);
 
-const server = startWrangler(PORT);
+// The dev mail outbox (reset links, verification codes in D1, printed as [mail outbox] lines) is
+// for local development only: switched on here, never in a deployed configuration.
+const server = startWrangler(PORT, ["--var", "MAIL_OUTBOX:on"]);
 const stop = () => server.kill("SIGTERM");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -5,10 +5,31 @@
  * records what it was sent, and it can sign and deliver webhook payloads to the worker like Meta.
  *
  * Control endpoints (not Meta's): GET /__sent, POST /__media {id, mime, base64}, POST /__fail
- * {status, code, message, times}, POST /__deliver {url, secret, payload}, POST /__reset.
+ * {status, code, message, times}, POST /__deliver {url, secret, payload}, POST /__reset (clears what
+ * was sent and the failures; registered numbers stay), POST /__numbers {phoneNumberId,
+ * displayPhoneNumber, verifiedName?, qualityRating?, tokens[], failWith?} (registers or replaces a number and
+ * the access tokens that prove it).
+ *
+ * Phone-number lookups (`GET /{version}/{phoneNumberId}?fields=…`) answer as the Graph API does:
+ * the registered fields for a token that proves the number; Meta's OAuthException (code 190, HTTP
+ * 401) for a token no number knows; code 100 (subcode 33, HTTP 400) for an id that does not exist
+ * or that the (valid) token may not read. Other requests accept any bearer token, as before.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+
+/** A WhatsApp business number the stand-in knows, and the access tokens that prove it. */
+export type StandInNumber = {
+  phoneNumberId: string;
+  /** As Meta shows it, e.g. "+1 555-010-0001" or "+55 11 99999-8888". */
+  displayPhoneNumber: string;
+  verifiedName?: string;
+  /** GREEN, YELLOW, RED or UNKNOWN. */
+  qualityRating?: string;
+  tokens: string[];
+  /** When set, every lookup of this number answers this status with Meta's error body (outages). */
+  failWith?: { status: number; code?: number; message?: string };
+};
 
 /** One request the stand-in received; `responseId` is the wamid it answered a send with. */
 export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown; at: number; responseId?: string };
@@ -20,6 +41,8 @@ export type MetaStandIn = {
   sent: RecordedRequest[];
   /** Registers media the worker may download by id. */
   addMedia(id: string, mime: string, bytes: Uint8Array): void;
+  /** Registers (or replaces) a business number and the tokens that prove it. */
+  addNumber(number: StandInNumber): void;
   /** Signs `payload` with `secret` and POSTs it to `url` as Meta does; answers the status. */
   deliver(url: string, secret: string, payload: unknown): Promise<number>;
   close(): Promise<void>;
@@ -37,6 +60,19 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+/** Graph's answer for an object id that does not exist or that the token may not read (HTTP 400). */
+function unsupportedGet(id: string) {
+  return {
+    error: {
+      message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      type: "GraphMethodException",
+      code: 100,
+      error_subcode: 33,
+      fbtrace_id: "standin",
+    },
+  };
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -58,6 +94,9 @@ export async function startMetaStandIn(
   const version = options.version ?? "v23.0";
   const sent: RecordedRequest[] = [];
   const media = new Map<string, { mime: string; bytes: Uint8Array }>();
+  const numbers = new Map<string, StandInNumber>();
+  const addNumber = (number: StandInNumber) => numbers.set(String(number.phoneNumberId), { ...number, tokens: [...number.tokens] });
+  const knownToken = (token: string) => [...numbers.values()].some((n) => n.tokens.includes(token));
   let failures: { status: number; code: number; message: string; times: number } | null = null;
   let origin = "";
 
@@ -91,6 +130,14 @@ export async function startMetaStandIn(
       if (path === "/__media" && req.method === "POST") {
         const b = body as { id: string; mime: string; base64: string };
         media.set(b.id, { mime: b.mime, bytes: new Uint8Array(Buffer.from(b.base64, "base64")) });
+        return json(res, 200, { ok: true });
+      }
+      if (path === "/__numbers" && req.method === "POST") {
+        const b = body as StandInNumber;
+        if (!b || typeof b.phoneNumberId !== "string" || typeof b.displayPhoneNumber !== "string" || !Array.isArray(b.tokens)) {
+          return json(res, 400, { error: "phoneNumberId, displayPhoneNumber and tokens[] are required" });
+        }
+        addNumber(b);
         return json(res, 200, { ok: true });
       }
       if (path === "/__fail" && req.method === "POST") {
@@ -136,8 +183,29 @@ export async function startMetaStandIn(
       }
       if (req.method === "GET" && parts.length === 2) {
         const id = decodeURIComponent(parts[1] ?? "");
+        const number = numbers.get(id);
+        if (number?.failWith) {
+          const f = number.failWith;
+          return json(res, f.status, { error: { message: f.message ?? "An unexpected error has occurred. Please retry your request later.", type: "OAuthException", code: f.code ?? 2, is_transient: true } });
+        }
+        if (number) {
+          const token = auth.slice("Bearer ".length);
+          if (!number.tokens.includes(token)) {
+            if (!knownToken(token)) {
+              return json(res, 401, { error: { message: "Invalid OAuth access token - Cannot parse access token", type: "OAuthException", code: 190, fbtrace_id: "standin" } });
+            }
+            return json(res, 400, unsupportedGet(id));
+          }
+          const fields = new Set((url.searchParams.get("fields") ?? "display_phone_number,verified_name,quality_rating").split(",").map((f) => f.trim()));
+          const answer: Record<string, string> = {};
+          if (fields.has("display_phone_number")) answer.display_phone_number = number.displayPhoneNumber;
+          if (fields.has("verified_name")) answer.verified_name = number.verifiedName ?? "Test Number";
+          if (fields.has("quality_rating")) answer.quality_rating = number.qualityRating ?? "GREEN";
+          answer.id = number.phoneNumberId;
+          return json(res, 200, answer);
+        }
         const item = media.get(id);
-        if (!item) return json(res, 404, { error: { message: "Unsupported get request.", code: 100 } });
+        if (!item) return json(res, 400, unsupportedGet(id));
         return json(res, 200, { messaging_product: "whatsapp", url: `${origin}/media-bytes/${encodeURIComponent(id)}`, mime_type: item.mime, file_size: item.bytes.byteLength, id });
       }
       return json(res, 404, { error: { message: "Unknown path", code: 100 } });
@@ -157,6 +225,7 @@ export async function startMetaStandIn(
     origin,
     sent,
     addMedia: (id, mime, bytes) => media.set(id, { mime, bytes }),
+    addNumber,
     deliver,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

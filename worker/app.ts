@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { AppError } from "./lib/errors";
 import { getDb } from "./lib/db";
+import { apiSecurityHeaders } from "./lib/security-headers";
 import type { HonoEnv } from "./middleware/context";
 import { accounts } from "./routes/accounts";
 import { me, userRoutes } from "./routes/me";
@@ -15,6 +16,7 @@ import { rolesRoutes } from "./routes/roles";
 import { publicRoutes } from "./routes/public";
 import { files } from "./routes/files";
 import { connectionsRoutes } from "./routes/connections";
+import { rejectedEventsRoutes } from "./routes/rejected-events";
 import { channelsRoutes } from "./routes/channels";
 import { ticketsRoutes } from "./routes/tickets";
 import { realtimeRoutes } from "./routes/realtime";
@@ -32,6 +34,9 @@ import { contactRunsRoutes, defaultFlowsRoutes, ticketFlowRoutes } from "./route
 
 export const app = new Hono<HonoEnv>().basePath("/api");
 
+// nosniff, a no-source CSP and no referrer on every API answer (worker/lib/security-headers.ts).
+app.use(apiSecurityHeaders);
+
 app.use(async (c, next) => {
   c.set("db", getDb(c.env.DB));
   await next();
@@ -48,6 +53,7 @@ const routes = app
   .route("/user", userRoutes)
   .route("/files", files)
   .route("/connections", connectionsRoutes)
+  .route("/connections", rejectedEventsRoutes)
   .route("/channels", channelsRoutes)
   .route("/tickets", ticketFlowRoutes)
   .route("/tickets", ticketsRoutes)

@@ -4,14 +4,24 @@
  * `wrangler secret put` in production.
  */
 export type AppEnv = Env & {
-  /** HS256 key for session tokens, ≥ 32 characters. Generated into .dev.vars on first start. */
+  /**
+   * Root secret, ≥ 32 characters (generated into .dev.vars on first start). The session-token key
+   * is derived from it with HKDF; so are the encryption and media-URL keys when SECRETS_KEY /
+   * MEDIA_URL_KEY are unset (worker/lib/keys.ts).
+   */
   JWT_SECRET: string;
-  /** SMTP settings; without SMTP_HOST mails go to the dev outbox (DESIGN.md "Email"). */
+  /** SMTP settings; without SMTP_HOST mails go to the dev outbox when MAIL_OUTBOX is "on". */
   SMTP_HOST?: string;
   SMTP_PORT?: string;
   SMTP_USER?: string;
   SMTP_PASSWORD?: string;
   SMTP_FROM?: string;
+  /**
+   * "on" keeps mails in the D1 dev outbox (`mail_outbox`) and prints them, when SMTP_HOST is unset.
+   * Local development and tests only (npm start, the e2e runner and vitest set it); never set it in
+   * a deployed configuration. Unset and no SMTP: mails are dropped with an error in the log.
+   */
+  MAIL_OUTBOX?: string;
   /** Meta app secret: the HMAC key of X-Hub-Signature-256 on WhatsApp webhooks. */
   WHATSAPP_APP_SECRET?: string;
   /** The token Meta's verification handshake must present (hub.verify_token). */
@@ -21,8 +31,22 @@ export type AppEnv = Env & {
    * https://graph.facebook.com/v23.0 when unset. Tests point it at the loopback stand-in.
    */
   PIXEL_GRAPH_URL?: string;
-  /** Key that encrypts provider secrets at rest (AES-GCM); JWT_SECRET when unset. */
+  /**
+   * Root secret of encryption at rest (provider tokens, AES-GCM); JWT_SECRET when unset. The AES key
+   * is derived from it with HKDF (worker/lib/keys.ts).
+   */
   SECRETS_KEY?: string;
+  /**
+   * Root secret of media-URL signatures (HMAC-SHA256); JWT_SECRET when unset. The HMAC key is
+   * derived from it with HKDF (worker/lib/keys.ts), so it never equals the session key.
+   */
+  MEDIA_URL_KEY?: string;
+  /**
+   * Optional separate origin for user content (e.g. https://media.example.com, a route or custom
+   * domain of this same worker). When set, media links are built on it, GET /api/media answers only
+   * there, and that origin answers nothing else (worker/index.ts).
+   */
+  MEDIA_ORIGIN?: string;
   /** "on" mounts /api/dev/bench (set only by the benchmark scripts). */
   BENCH_ENDPOINTS?: string;
 };

@@ -1,10 +1,16 @@
 /**
- * Worker entry: /api/* goes to the Hono app; everything else is the React app from static assets
- * (wrangler.toml `[assets]`, single-page-application fallback). Queue batches go to their consumer
- * by queue name (wrangler.toml `[[queues.consumers]]`).
+ * Worker entry. The worker runs first for every request (wrangler.toml `[assets] run_worker_first
+ * = true`): /api/* goes to the Hono app; everything else is the React app from the static assets
+ * (`env.ASSETS`, single-page-application fallback), answered with the app's security headers
+ * (worker/lib/security-headers.ts: CSP, Referrer-Policy, Permissions-Policy, nosniff). When
+ * MEDIA_ORIGIN is set to a separate origin, that origin answers GET /api/media/* and nothing else.
+ * Queue batches go to their consumer by queue name (wrangler.toml `[[queues.consumers]]`).
  */
 import { app } from "./app";
 import type { AppEnv } from "./env";
+import { mediaOrigin } from "./lib/media";
+import { withAppHeaders } from "./lib/security-headers";
+import { MEDIA_CSP } from "./lib/sniff";
 import { consumeJobs, JOBS_DLQ, JOBS_QUEUE } from "./queues/jobs";
 
 export { CompanyHub } from "./durable-objects/company-hub";
@@ -12,9 +18,26 @@ export { TicketRoom } from "./durable-objects/ticket-room";
 export { ContactSession } from "./durable-objects/contact-session";
 export { SandboxDevice } from "./durable-objects/sandbox-device";
 
+/** Whether `url` is on the separate user-content origin (never when that equals PUBLIC_URL's). */
+function onMediaOrigin(url: URL, env: AppEnv): boolean {
+  const media = mediaOrigin(env);
+  if (!media || url.origin !== media) return false;
+  try {
+    return new URL(env.PUBLIC_URL).origin !== media;
+  } catch {
+    return true;
+  }
+}
+
 export default {
-  fetch(request, env, ctx) {
-    return app.fetch(request, env, ctx);
+  async fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    if (onMediaOrigin(url, env)) {
+      if (url.pathname.startsWith("/api/media/")) return app.fetch(request, env, ctx);
+      return new Response("Not found.", { status: 404, headers: { "Content-Security-Policy": MEDIA_CSP, "X-Content-Type-Options": "nosniff" } });
+    }
+    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return app.fetch(request, env, ctx);
+    return withAppHeaders(await env.ASSETS.fetch(request), url, env);
   },
   async queue(batch, env) {
     if (batch.queue === JOBS_QUEUE) return consumeJobs(batch, env);

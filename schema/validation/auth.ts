@@ -28,6 +28,12 @@ export const resetPasswordInput = z.object({
   password: passwordSchema,
 });
 
+/** POST /api/me/verify-email: the 6-digit code mailed to the user's address. */
+export const verifyEmailInput = z.object({
+  code: z.string({ error: "required" }).trim().regex(/^\d{6}$/, { error: "invalid_code" }),
+});
+export type VerifyEmailInput = z.input<typeof verifyEmailInput>;
+
 /** PUT /api/me/change-active */
 export const changeActiveInput = z.object({ companyId: idSchema });
 

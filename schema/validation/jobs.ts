@@ -51,6 +51,25 @@ export const importStartInput = z.object({
 });
 export type ImportStartInput = z.infer<typeof importStartInput>;
 
+/** The highest header row the mapping step offers (the header must sit near the top of the sheet). */
+export const MAX_HEADER_ROW = 1000;
+
+/**
+ * POST /api/jobs/{id}/preview: `{sheet?, headerRow?}`: the index of the worksheet to read (as
+ * listed in the upload's `sheets`) and the sheet row that holds the column names (1-based). Both
+ * optional: the first worksheet with data, its first non-empty row.
+ */
+export const importPreviewInput = z.object({
+  sheet: z.number({ error: "invalid_sheet" }).int({ error: "invalid_sheet" }).min(0, { error: "invalid_sheet" }).max(10_000, { error: "invalid_sheet" }).optional(),
+  headerRow: z
+    .number({ error: "invalid_header_row" })
+    .int({ error: "invalid_header_row" })
+    .min(1, { error: "invalid_header_row" })
+    .max(MAX_HEADER_ROW, { error: "invalid_header_row" })
+    .optional(),
+});
+export type ImportPreviewInput = z.infer<typeof importPreviewInput>;
+
 /** POST /api/contacts/export: `{filter?}`, the contact list's filter (all contacts when absent). */
 export const contactExportInput = z.object({ filter: contactFilterSchema.default({}) });
 export type ContactExportInput = z.infer<typeof contactExportInput>;

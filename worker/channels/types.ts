@@ -13,16 +13,21 @@ export type InboundMedia =
   | { kind: "provider"; providerMediaId: string; mime: string; fileName?: string; sha256?: string }
   | { kind: "inline"; dataBase64: string; mime: string; fileName?: string };
 
-/** A customer's message, normalised. Times in ms UTC (provider clock). */
+/** A customer's message, normalised. Times in ms UTC (provider clock, clamped to receipt by the pipeline). */
 export type InboundMessage = {
   kind: "message";
   /** Provider message id; the dedupe key with the connection id. */
   externalId: string;
-  /** Sender's id on the channel (wa_id, IGSID, sandbox phone). */
+  /**
+   * Sender's id on the channel: the identity the contact is stored under (WhatsApp: the wa_id, or
+   * the business-scoped user id when Meta withholds the phone; IGSID; sandbox phone).
+   */
   from: string;
+  /** WhatsApp business-scoped user id (BSUID, `user_id`), when the payload carries one. */
+  userId?: string;
   /** Sender's profile name, when the provider sends it. */
   profileName?: string;
-  /** Sender's phone in E.164 when the channel is phone-based. */
+  /** Sender's phone in E.164 when the channel is phone-based and the provider shares it. */
   phone?: string;
   timestamp: number;
   type: MessageType;
@@ -32,6 +37,20 @@ export type InboundMessage = {
   quotedExternalId?: string;
   payload?: { [key: string]: Json };
   isGroup?: boolean;
+  /** The provider marked the message forwarded (WhatsApp `context.forwarded` / `frequently_forwarded`). */
+  forwarded?: boolean;
+  /** The ad or post the customer came from (WhatsApp `referral`), camelCased. */
+  referral?: { [key: string]: Json };
+  /**
+   * The customer's identity changed (WhatsApp `system` `user_changed_number` / `user_changed_user_id`):
+   * the contact is also known by `externalId` from now on, and by `phone` when one is given.
+   */
+  identityChange?: { externalId: string; phone?: string };
+  /**
+   * The message is only a placeholder for content this version cannot show: the raw payload is kept
+   * as a rejected event when the message is first stored (not again on a redelivery).
+   */
+  rejected?: Omit<InboundRejected, "kind">;
 };
 
 /** A provider's delivery report for an outbound message. */
@@ -42,10 +61,50 @@ export type InboundStatus = {
   timestamp: number;
   errorCode?: string;
   errorMessage?: string;
+  /** The provider's longer explanation of a failure (WhatsApp `errors[].error_data.details`). */
+  errorDetails?: string;
 };
 
-/** The customer revoked ("deleted for everyone") a message. */
-export type InboundRevoke = { kind: "revoke"; externalId: string; from: string; timestamp: number };
+/**
+ * The customer revoked ("deleted for everyone") a message; `externalId` is the revoked message's
+ * provider id. `raw` is the provider's payload, kept as a rejected event when the target is unknown.
+ */
+export type InboundRevoke = { kind: "revoke"; externalId: string; from: string; timestamp: number; raw?: string };
+
+/**
+ * The customer reacted to a message (`targetExternalId`); an empty `emoji` removes their reaction.
+ * Not a message of its own: it is shown on its target. `raw` as for InboundRevoke.
+ */
+export type InboundReaction = {
+  kind: "reaction";
+  /** The reaction's own provider id (may be empty). */
+  externalId: string;
+  from: string;
+  targetExternalId: string;
+  emoji: string;
+  timestamp: number;
+  raw?: string;
+};
+
+/**
+ * The customer edited a message (`targetExternalId`); `message` is the new content (its
+ * `externalId` is the edit's own id), stored as a new message when the target is unknown.
+ */
+export type InboundEdit = { kind: "edit"; from: string; targetExternalId: string; message: InboundMessage; timestamp: number; raw?: string };
+
+/** Why a provider event could not be placed (rejected_events.reason). */
+export type RejectReason =
+  | "no_sender_identity"
+  | "malformed_message"
+  | "unknown_message_type"
+  | "malformed_change"
+  | "provider_error"
+  | "unknown_phone_number_id"
+  | "reaction_target_unknown"
+  | "revoke_target_unknown";
+
+/** An event the parser could not place: kept with its raw payload (JSON text), never dropped. */
+export type InboundRejected = { kind: "rejected"; reason: RejectReason; detail: string; payload: string };
 
 /** The customer is typing or recording (sandbox and connectors that report it). */
 export type InboundPresence = { kind: "presence"; from: string; state: "typing" | "recording" | "paused" };
@@ -53,10 +112,25 @@ export type InboundPresence = { kind: "presence"; from: string; state: "typing" 
 /** The device's link state changed (paired, logged out). */
 export type InboundConnectionState = { kind: "connection"; status: "CONNECTED" | "DISCONNECTED" };
 
-export type InboundEvent = InboundMessage | InboundStatus | InboundRevoke | InboundPresence | InboundConnectionState;
+export type InboundEvent =
+  | InboundMessage
+  | InboundStatus
+  | InboundRevoke
+  | InboundReaction
+  | InboundEdit
+  | InboundRejected
+  | InboundPresence
+  | InboundConnectionState;
 
-/** Events of one provider delivery, routed to one connection. */
-export type RoutedEvents = { route: { by: "phoneNumberId" | "connectionId"; value: string }; events: InboundEvent[] };
+/** The events a contact's ContactSession handles (in the provider's order). */
+export type ContactEvent = InboundMessage | InboundRevoke | InboundReaction | InboundEdit | InboundPresence;
+
+/**
+ * Events of one provider delivery, routed to one connection. `raw` is the delivery's payload for
+ * this route (JSON text), kept as a rejected event when no connection has the route; an empty
+ * route value routes nowhere (a change without metadata).
+ */
+export type RoutedEvents = { route: { by: "phoneNumberId" | "connectionId"; value: string }; events: InboundEvent[]; raw?: string };
 
 /** What the company sends. */
 export type OutboundMessage =

@@ -3,9 +3,11 @@
  * Sends through `POST {graphUrl}/{phoneNumberId}/messages` with `Authorization: Bearer <token>`;
  * media through `GET {graphUrl}/{mediaId}` then the returned URL. `graphUrl` is
  * `WHATSAPP_GRAPH_URL` (Meta's Graph API base with its version by default), so tests point it at the
- * loopback stand-in.
+ * loopback stand-in. `proveCloudNumber` checks, before a connection is saved, that its access token
+ * may use its phone number id (`GET {graphUrl}/{phoneNumberId}?fields=…`).
  */
 import { z } from "zod";
+import { parsePhoneNumberFromString } from "libphonenumber-js/min";
 import type { ConnectionRow } from "../../schema";
 import { AppError, unauthorized } from "../lib/errors";
 import { verifyHubSignature } from "../lib/hmac";
@@ -109,6 +111,94 @@ export function cloudMessageBody(message: OutboundMessage): Record<string, unkno
   }
 }
 
+/** What the Graph API says about a number whose access token proved it. */
+export type CloudNumberProof = {
+  /** As Meta shows it, e.g. "+1 555-010-0001". */
+  displayPhoneNumber: string;
+  verifiedName: string | null;
+  /** GREEN, YELLOW, RED or UNKNOWN (anything else Meta answers is kept as UNKNOWN). */
+  qualityRating: "GREEN" | "YELLOW" | "RED" | "UNKNOWN";
+  /** The display number in E.164 ("+15550100001"), null when it holds no plausible number. */
+  phone: string | null;
+};
+
+const QUALITY_RATINGS = ["GREEN", "YELLOW", "RED", "UNKNOWN"] as const;
+
+const phoneNumberAnswer = z.object({
+  id: z.string().min(1),
+  display_phone_number: z.string().min(1),
+  verified_name: z.string().optional(),
+  quality_rating: z.string().optional(),
+});
+
+/** How long the proof lookup may take before Meta counts as unavailable (ms). */
+const PROOF_TIMEOUT_MS = 10_000;
+
+/**
+ * A display number as E.164 through libphonenumber-js. Meta's test numbers (+1 555 01xx…) are not
+ * "valid" North-American numbers, so a number that parses is kept as written rather than refused.
+ */
+export function displayNumberToE164(display: string): string | null {
+  const digits = display.replace(/\D/g, "");
+  if (digits.length < 7 || digits.length > 15) return null;
+  const parsed = parsePhoneNumberFromString(`+${digits}`);
+  return parsed?.number ?? `+${digits}`;
+}
+
+/**
+ * Proves that `accessToken` may use `phoneNumberId`: `GET {graphUrl}/{phoneNumberId}?fields=
+ * display_phone_number,verified_name,quality_rating` with the token as bearer (Meta "WhatsApp
+ * Business Phone Number" node; shared/reference/wire-formats-wave2.md §4.4). Only a 200 answer that
+ * names this very id proves it.
+ *
+ * Errors (AppError, nothing is written by the caller):
+ * - 400 `validation_failed`, field `accessToken` = `access_token_rejected` when Graph refuses the
+ *   token (OAuthException code 190, HTTP 401/403);
+ * - 400 `validation_failed`, field `phoneNumberId` = `phone_number_not_found` when the id does not
+ *   exist or the token may not read it (code 100, or a 2xx answer without the id);
+ * - 502 `provider_unavailable` on a network failure, a timeout, a 5xx or a rate-limit answer.
+ */
+export async function proveCloudNumber(
+  options: { graphUrl: string; fetch?: typeof fetch },
+  phoneNumberId: string,
+  accessToken: string,
+): Promise<CloudNumberProof> {
+  const doFetch = options.fetch ?? fetch;
+  const base = options.graphUrl.replace(/\/+$/, "");
+  const url = `${base}/${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name,quality_rating`;
+  let res: Response;
+  let text: string;
+  try {
+    res = await doFetch(url, { headers: { Authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(PROOF_TIMEOUT_MS) });
+    text = await res.text();
+  } catch {
+    throw providerUnavailable();
+  }
+  const json = parseJson(text);
+  if (res.ok) {
+    const answer = phoneNumberAnswer.safeParse(json);
+    if (!answer.success || answer.data.id !== phoneNumberId) throw numberNotFound();
+    const rating = (answer.data.quality_rating ?? "UNKNOWN").toUpperCase();
+    return {
+      displayPhoneNumber: answer.data.display_phone_number,
+      verifiedName: answer.data.verified_name?.trim() || null,
+      qualityRating: QUALITY_RATINGS.find((q) => q === rating) ?? "UNKNOWN",
+      phone: displayNumberToE164(answer.data.display_phone_number),
+    };
+  }
+  const failure = errorAnswer.safeParse(json);
+  const code = failure.success ? String(failure.data.error.code ?? "") : "";
+  if (res.status >= 500 || res.status === 429 || RETRYABLE_CODES.has(code)) throw providerUnavailable();
+  if (code === "190" || res.status === 401 || res.status === 403) {
+    throw new AppError("validation_failed", "Meta did not accept this access token.", { accessToken: "access_token_rejected" });
+  }
+  throw numberNotFound();
+}
+
+const numberNotFound = () =>
+  new AppError("validation_failed", "This access token cannot use this phone number ID.", { phoneNumberId: "phone_number_not_found" });
+const providerUnavailable = () => new AppError("provider_unavailable", "Meta's Graph API could not be reached; nothing was saved. Try again in a moment.");
+
 export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdapter {
   const doFetch = options.fetch ?? fetch;
   const base = options.graphUrl.replace(/\/+$/, "");
@@ -140,13 +230,14 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
         throw unauthorized("Invalid webhook signature.");
       }
       let body: unknown;
+      const text = new TextDecoder().decode(raw);
       try {
-        body = JSON.parse(new TextDecoder().decode(raw));
+        body = JSON.parse(text);
       } catch {
         throw new AppError("validation_failed", "The webhook body is not JSON.", { _: "invalid_json" });
       }
       try {
-        return parseWhatsAppWebhook(body);
+        return parseWhatsAppWebhook(body, { raw: text, receivedAt: Date.now() });
       } catch (error) {
         if (error instanceof WebhookShapeError) throw new AppError("validation_failed", error.message, { object: "invalid_envelope" });
         throw error;
@@ -156,7 +247,9 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
     async send(connection: ConnectionRow, to: Recipient, message: OutboundMessage): Promise<SendResult> {
       let res: Response;
       try {
-        res = await post(connection, { recipient_type: "individual", to: to.externalId, ...cloudMessageBody(message) });
+        // A contact known only by its business-scoped user id (no wa_id) is addressed by `recipient`.
+        const address = /^\d+$/.test(to.externalId) ? { to: to.externalId } : { recipient: to.externalId };
+        res = await post(connection, { recipient_type: "individual", ...address, ...cloudMessageBody(message) });
       } catch (error) {
         return { ok: false, errorCode: "network", errorMessage: String(error), retryable: true };
       }

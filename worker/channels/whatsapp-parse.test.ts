@@ -39,6 +39,7 @@ describe("parseWhatsAppWebhook", () => {
             quotedExternalId: undefined,
           },
         ],
+        raw: expect.stringContaining('"wamid.1"'),
       },
     ]);
   });
@@ -75,10 +76,7 @@ describe("parseWhatsAppWebhook", () => {
     expect(one({ type: "button", button: { text: "More" } })).toMatchObject({ payload: { replyId: "More" } });
   });
 
-  it("reaction, location and contacts are normalised", () => {
-    expect(one({ type: "reaction", reaction: { message_id: "wamid.0", emoji: "❤️" } })).toMatchObject({ type: "reaction", body: "❤️", payload: { targetExternalId: "wamid.0" } });
-    // A removed reaction comes without an emoji.
-    expect(one({ type: "reaction", reaction: { message_id: "wamid.0" } })).toMatchObject({ type: "reaction", body: "", payload: { emoji: null } });
+  it("location and contacts are normalised", () => {
     expect(one({ type: "location", location: { latitude: 1.5, longitude: -2 } })).toMatchObject({ type: "location", body: "1.5, -2" });
     expect(one({ type: "contacts", contacts: [{ name: { formatted_name: "Ana" }, phones: [{ phone: "+1 555" }] }] })).toMatchObject({
       type: "contact",
@@ -90,7 +88,7 @@ describe("parseWhatsAppWebhook", () => {
   it("unknown types and malformed known types become `unsupported` placeholders with the provider's type", () => {
     for (const message of [
       { type: "order", order: {} },
-      { type: "system", system: { body: "changed number" } },
+      { type: "order", order: { product_items: [] } },
       { type: "unsupported", errors: [{ code: 131051 }] },
       { type: "text" },
       { type: "text", text: { body: 5 } },
@@ -134,7 +132,7 @@ describe("parseWhatsAppWebhook", () => {
     expect(events[0]).not.toHaveProperty("errorCode");
   });
 
-  it("several entries and changes are grouped per phone_number_id; other fields and empty changes are skipped", () => {
+  it("several entries and changes are grouped per phone_number_id; other fields and empty changes are skipped; a change without metadata is rejected unrouted", () => {
     const routed = parseWhatsAppWebhook({
       object: "whatsapp_business_account",
       entry: [
@@ -150,13 +148,17 @@ describe("parseWhatsAppWebhook", () => {
         { id: "W3", changes: [{ field: "messages", value: { messages: [{ from: "3", id: "c", timestamp: "1", type: "text", text: { body: "c" } }] } }] },
       ],
     });
-    expect(routed.map((r) => [r.route.value, r.events.map((e) => (e.kind === "message" ? e.externalId : null))])).toEqual([
+    expect(routed.map((r) => [r.route.value, r.events.map((e) => (e.kind === "message" ? e.externalId : e.kind === "rejected" ? e.reason : null))])).toEqual([
       ["111", ["a"]],
       ["222", ["b"]],
+      ["", ["malformed_change"]],
     ]);
+    // The body concerns several numbers: each batch keeps only its own changes.
+    expect(routed[0]?.raw).toContain('"a"');
+    expect(routed[0]?.raw).not.toContain('"b"');
   });
 
-  it("messages without from or id are dropped, the others in the same change kept in order", () => {
+  it("messages without an identity or an id become rejected events, the others in the same change kept in order", () => {
     const routed = parseWhatsAppWebhook(
       change({
         messages: [
@@ -168,12 +170,97 @@ describe("parseWhatsAppWebhook", () => {
         ],
       }),
     );
-    expect(routed[0]?.events.map((e) => (e.kind === "message" ? e.externalId : null))).toEqual(["m1", "m2"]);
+    expect(routed[0]?.events.map((e) => (e.kind === "message" ? e.externalId : e.kind === "rejected" ? e.reason : null))).toEqual([
+      "no_sender_identity",
+      "m1",
+      "malformed_message",
+      "malformed_message",
+      "m2",
+    ]);
   });
 
   it("a body that is not a WhatsApp Business Account envelope throws WebhookShapeError", () => {
     for (const body of [null, 42, "x", [], {}, { object: "page", entry: [] }, { object: "whatsapp_business_account" }, { object: "whatsapp_business_account", entry: [{ changes: {} }] }]) {
       expect(() => parseWhatsAppWebhook(body), JSON.stringify(body)).toThrow(WebhookShapeError);
     }
+  });
+
+  it("reaction, revoke and edit become changes of their target (not messages); an empty emoji removes the reaction", () => {
+    const events = (message: Record<string, unknown>) =>
+      parseWhatsAppWebhook(change({ contacts: [{ profile: { name: "Maria" }, wa_id: "5511988887777" }], messages: [{ from: "5511988887777", id: "wamid.1", timestamp: "1694427240", ...message }] }))[0]!.events;
+    expect(events({ type: "reaction", reaction: { message_id: "wamid.0", emoji: "❤️" } })).toMatchObject([{ kind: "reaction", targetExternalId: "wamid.0", emoji: "❤️", from: "5511988887777" }]);
+    expect(events({ type: "reaction", reaction: { message_id: "wamid.0" } })).toMatchObject([{ kind: "reaction", emoji: "" }]);
+    expect(events({ type: "revoke", revoke: { original_message_id: "wamid.0" } })).toMatchObject([{ kind: "revoke", externalId: "wamid.0" }]);
+    expect(events({ type: "edit", edit: { original_message_id: "wamid.0", message: { type: "image", image: { id: "M1", caption: "nova legenda" } } } })).toMatchObject([
+      { kind: "edit", targetExternalId: "wamid.0", message: { externalId: "wamid.1", type: "image", body: "nova legenda" } },
+    ]);
+  });
+
+  it("order, nfm_reply, system, referral and forwarded flags are kept", () => {
+    expect(one({ type: "order", order: { catalog_id: "C", product_items: [{ product_retailer_id: "S", quantity: "3", item_price: 2.5, currency: "BRL" }] } })).toMatchObject({
+      type: "order",
+      payload: { catalogId: "C", items: [{ productRetailerId: "S", quantity: 3, itemPrice: 2.5, currency: "BRL" }] },
+    });
+    expect(one({ type: "interactive", interactive: { type: "nfm_reply", nfm_reply: { body: "Sent", response_json: '{"flow_token":"T","a":"1","b":{"c":2}}' } } })).toMatchObject({
+      type: "flow_reply",
+      body: "Sent",
+      payload: { flowToken: "T", fields: { a: "1", b: '{"c":2}' } },
+    });
+    expect(one({ type: "system", system: { body: "User Maria changed from 5511988887777 to 5511977776666", wa_id: "5511977776666", type: "user_changed_number" } })).toMatchObject({
+      type: "system",
+      identityChange: { externalId: "5511977776666", phone: "+5511977776666" },
+    });
+    expect(one({ type: "text", text: { body: "ad" }, referral: { source_url: "https://fb.me/x", source_type: "ad", ctwa_clid: "CL", unknown: { x: 1 } } }).referral).toEqual({
+      sourceUrl: "https://fb.me/x",
+      sourceType: "ad",
+      ctwaClid: "CL",
+    });
+    expect(one({ type: "text", text: { body: "f" }, context: { forwarded: true } }).forwarded).toBe(true);
+    expect(one({ type: "text", text: { body: "f" }, context: { frequently_forwarded: true } }).forwarded).toBe(true);
+    expect(one({ type: "text", text: { body: "f" } }).forwarded).toBeUndefined();
+  });
+
+  it("a sender without wa_id is identified by the business-scoped user id (contacts[].user_id, from_user_id, or a non-numeric from)", () => {
+    const parse = (value: Record<string, unknown>) => parseWhatsAppWebhook(change(value))[0]!.events[0];
+    expect(parse({ contacts: [{ profile: { name: "Ana" }, user_id: "BR.123abc" }], messages: [{ id: "w", timestamp: "1", type: "text", text: { body: "x" } }] })).toMatchObject({
+      kind: "message",
+      from: "BR.123abc",
+      userId: "BR.123abc",
+      phone: undefined,
+      profileName: "Ana",
+    });
+    expect(parse({ messages: [{ from_user_id: "US.9", id: "w", timestamp: "1", type: "text", text: { body: "x" } }] })).toMatchObject({ from: "US.9", userId: "US.9" });
+    expect(parse({ messages: [{ from: "US.9", id: "w", timestamp: "1", type: "text", text: { body: "x" } }] })).toMatchObject({ from: "US.9", phone: undefined });
+    expect(parse({ contacts: [{ wa_id: "5511988887777", user_id: "BR.1" }], messages: [{ from: "5511988887777", id: "w", timestamp: "1", type: "text", text: { body: "x" } }] })).toMatchObject({
+      from: "5511988887777",
+      userId: "BR.1",
+      phone: "+5511988887777",
+    });
+  });
+
+  it("a failed status keeps errors[].error_data.details; Meta's value-level errors become a rejected event", () => {
+    const routed = parseWhatsAppWebhook(
+      change({
+        statuses: [{ id: "wamid.F", status: "failed", timestamp: "13", errors: [{ code: 131026, title: "Undeliverable", error_data: { details: "Not a WhatsApp user." } }] }],
+        errors: [{ code: 131000, title: "Something went wrong" }],
+      }),
+    );
+    expect(routed[0]!.events).toMatchObject([
+      { kind: "status", errorCode: "131026", errorDetails: "Not a WhatsApp user." },
+      { kind: "rejected", reason: "provider_error" },
+    ]);
+  });
+
+  it("an unknown type is shown as a placeholder and its raw payload kept as a rejected event (the body verbatim when given)", () => {
+    const body = change({ contacts: [{ wa_id: "5511988887777" }], messages: [{ from: "5511988887777", id: "w", timestamp: "1", type: "poll", poll: {} }] });
+    const raw = JSON.stringify(body);
+    expect(parseWhatsAppWebhook(body, { raw })[0]!.events).toMatchObject([
+      { kind: "message", type: "unsupported", payload: { providerType: "poll" }, rejected: { reason: "unknown_message_type", payload: raw } },
+    ]);
+  });
+
+  it("a missing timestamp is the time of receipt", () => {
+    const routed = parseWhatsAppWebhook(change({ messages: [{ from: "1", id: "w", type: "text", text: { body: "x" } }] }), { receivedAt: 42_000 });
+    expect(routed[0]!.events[0]).toMatchObject({ timestamp: 42_000 });
   });
 });

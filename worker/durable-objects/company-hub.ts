@@ -4,13 +4,32 @@
  *
  * Keeps, in its SQLite storage, the last events with a per-company sequence number, so a client that
  * reconnects with `?after=<seq>` receives everything it missed, in order, exactly once. Per-socket
- * state (member id and what the member may see) lives in `serializeAttachment`, so it survives
- * hibernation.
+ * state (member id, what the member may see, and the session the socket was opened with: user,
+ * token version, when the permissions were read, token expiry) lives in `serializeAttachment`, so it
+ * survives hibernation.
+ *
+ * Sessions end everywhere at once (issue 8 §3): `revoke` closes a user's sockets here (4001 when the
+ * session is over, 4003 when only their access changed) and in every ticket room they have open
+ * (tracked in `room_viewers`), and keeps the revocation so an upgrade authorised just before it is
+ * refused when it arrives after it. A socket whose token expired is closed on the next event.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { HubEvent, HubEventBody } from "../../schema/realtime";
 import type { AppEnv } from "../env";
-import { answerClose, parseFrame } from "../lib/sockets";
+import { roomOf } from "../lib/realtime";
+import {
+  REVOCATIONS_TABLE,
+  answerClose,
+  closeSocket,
+  isSocketSession,
+  parseFrame,
+  recordRevocation,
+  refusal,
+  revokedBy,
+  type Revocation,
+  type RevokeReason,
+  type SocketSession,
+} from "../lib/sockets";
 
 /** What one socket's member may see (spec §6 tickets, tickets_groups, see_all_tickets). */
 export type HubViewer = { userId: string; memberId: string; seeAll: boolean; groups: boolean; tickets: boolean; crm?: boolean };
@@ -36,8 +55,16 @@ export function canSee(viewer: HubViewer, audience: Audience): boolean {
   return ticket.status === "pending" || ticket.assignedMemberId === viewer.memberId;
 }
 
-function isViewer(value: unknown): value is HubViewer {
-  return typeof value === "object" && value !== null && "memberId" in value && "userId" in value;
+/** A hub socket's attachment: what the member may see and the session it was opened with. */
+export type HubSocket = HubViewer & SocketSession;
+
+function isViewer(value: unknown): value is HubSocket {
+  return typeof value === "object" && value !== null && "memberId" in value && "userId" in value && isSocketSession(value);
+}
+
+/** The tag of a user's sockets (hub and ticket rooms), for `getWebSockets(tag)`. */
+export function userTag(userId: string): string {
+  return `user:${userId}`;
 }
 
 export class CompanyHub extends DurableObject<AppEnv> {
@@ -47,14 +74,19 @@ export class CompanyHub extends DurableObject<AppEnv> {
       this.ctx.storage.sql.exec(
         "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, audience TEXT NOT NULL, body TEXT NOT NULL)",
       );
+      this.ctx.storage.sql.exec(REVOCATIONS_TABLE);
+      // Ticket rooms where a user has a socket open, so revoke reaches them (rows leave on close).
+      this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS room_viewers (user_id TEXT NOT NULL, ticket_id TEXT NOT NULL, PRIMARY KEY (user_id, ticket_id))");
     });
     // Keep-alive pings are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
 
   /**
-   * WebSocket upgrade. The worker authenticates the user and passes the viewer in the
-   * `X-Hub-Viewer` header (never trusted from the client); `?after=<seq>` replays missed events.
+   * WebSocket upgrade. The worker authenticates the user and passes the viewer and its session in
+   * the `X-Hub-Viewer` header (HubSocket; never trusted from the client); `?after=<seq>` replays
+   * missed events. A session a kept revocation covers (or an expired one) is accepted and closed at
+   * once with its code (4001/4003), so the client learns why.
    */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket upgrade", { status: 426 });
@@ -63,8 +95,13 @@ export class CompanyHub extends DurableObject<AppEnv> {
     if (!isViewer(viewer)) return new Response("Missing viewer", { status: 400 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [`user:${viewer.userId}`]);
+    this.ctx.acceptWebSocket(server, [userTag(viewer.userId)]);
     server.serializeAttachment(viewer);
+    const refused = refusal(this.ctx.storage.sql, viewer);
+    if (refused) {
+      closeSocket(server, refused);
+      return new Response(null, { status: 101, webSocket: client });
+    }
     const after = Number(new URL(request.url).searchParams.get("after") ?? "NaN");
     server.send(JSON.stringify({ type: "hello", seq: this.lastSeq() }));
     if (Number.isFinite(after)) this.replay(server, viewer, after);
@@ -81,7 +118,12 @@ export class CompanyHub extends DurableObject<AppEnv> {
     const text = JSON.stringify(event);
     for (const ws of this.ctx.getWebSockets()) {
       const viewer: unknown = ws.deserializeAttachment();
-      if (isViewer(viewer) && canSee(viewer, audience)) {
+      if (!isViewer(viewer)) continue;
+      if (viewer.expiresAt <= at) {
+        closeSocket(ws, "session_expired");
+        continue;
+      }
+      if (canSee(viewer, audience)) {
         try {
           ws.send(text);
         } catch {
@@ -91,6 +133,54 @@ export class CompanyHub extends DurableObject<AppEnv> {
     }
     if (row.seq % 500 === 0) this.ctx.storage.sql.exec("DELETE FROM events WHERE seq <= ?", row.seq - HUB_EVENTS_KEPT);
     return row.seq;
+  }
+
+  /**
+   * Ends a user's sockets in this company (issue 8 §3), within the call: every hub socket and every
+   * ticket-room socket (TicketRoom.revoke) that `r` covers is closed with 4001 `session_revoked`
+   * (token version below `r.minVersion`: logout, password change) or 4003 with `r.reason` (access
+   * changed: membership ended, roles or permissions changed; covers sockets whose permissions were
+   * read at or before now). The revocation is kept, so a racing upgrade authorised before it is
+   * refused too. Answers how many hub sockets it closed.
+   */
+  async revoke(r: Omit<Revocation, "accessChangedAt"> & { accessChanged?: boolean }): Promise<number> {
+    const revocation: Revocation = {
+      userId: r.userId,
+      ...(r.minVersion !== undefined ? { minVersion: r.minVersion } : {}),
+      ...(r.accessChanged ? { accessChangedAt: Date.now(), reason: r.reason ?? "permissions_changed" } : {}),
+    };
+    const kept = recordRevocation(this.ctx.storage.sql, revocation);
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets(userTag(r.userId))) {
+      const viewer: unknown = ws.deserializeAttachment();
+      const reason = isViewer(viewer) ? revokedBy(kept, viewer) : "session_revoked";
+      if (!reason) continue;
+      closeSocket(ws, reason);
+      closed += 1;
+    }
+    const rooms = this.ctx.storage.sql
+      .exec<{ ticket_id: string }>("SELECT ticket_id FROM room_viewers WHERE user_id = ?", r.userId)
+      .toArray()
+      .map((row) => row.ticket_id);
+    await Promise.all(rooms.map((ticketId) => roomOf(this.env, ticketId).revoke(revocation)));
+    return closed;
+  }
+
+  /**
+   * Registers a ticket-room socket about to be opened by `session` (so revoke reaches it); answers
+   * null, or why the session may not open it (a kept revocation covers it or it expired: the
+   * upgrade must be refused).
+   */
+  async trackRoom(session: SocketSession, ticketId: string): Promise<RevokeReason | null> {
+    const refused = refusal(this.ctx.storage.sql, session);
+    if (refused) return refused;
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO room_viewers (user_id, ticket_id) VALUES (?, ?)", session.userId, ticketId);
+    return null;
+  }
+
+  /** The user closed their last socket on the ticket's room. */
+  async untrackRoom(userId: string, ticketId: string): Promise<void> {
+    this.ctx.storage.sql.exec("DELETE FROM room_viewers WHERE user_id = ? AND ticket_id = ?", userId, ticketId);
   }
 
   /** The user ids with at least one open socket (who is online in the app right now). */
@@ -108,7 +198,10 @@ export class CompanyHub extends DurableObject<AppEnv> {
     if (parsed?.type === "resume" && "after" in parsed) {
       const after = Number(parsed.after);
       const viewer: unknown = ws.deserializeAttachment();
-      if (Number.isFinite(after) && isViewer(viewer)) this.replay(ws, viewer, after);
+      if (!Number.isFinite(after) || !isViewer(viewer)) return;
+      const refused = refusal(this.ctx.storage.sql, viewer);
+      if (refused) closeSocket(ws, refused);
+      else this.replay(ws, viewer, after);
     }
   }
 
@@ -122,7 +215,7 @@ export class CompanyHub extends DurableObject<AppEnv> {
   }
 
   /** Sends the events after `after` the viewer may see; a `reset` when they were pruned. */
-  private replay(ws: WebSocket, viewer: HubViewer, after: number): void {
+  private replay(ws: WebSocket, viewer: HubSocket, after: number): void {
     const oldest = this.ctx.storage.sql.exec<{ seq: number | null }>("SELECT MIN(seq) AS seq FROM events").one().seq;
     if (oldest !== null && after < oldest - 1) {
       ws.send(JSON.stringify({ type: "reset", seq: this.lastSeq() }));

@@ -18,7 +18,10 @@
  * - `runs`: each run (flow, the published version it started with, ticket, engine state as JSON);
  *   at most one run is in progress; the last 20 ended runs are kept for the contact's page;
  * - `timers`: armed engine timers (token → when, ms UTC); ONE alarm is set to the earliest;
- * - `outbox`: effects of a committed step not yet performed.
+ * - `outbox`: effects of a committed step not yet performed;
+ * - `pending_reactions`: the contact's reactions to a message not stored yet (by provider id), applied
+ *   when it arrives (and kept meanwhile as a rejected event), dropped after PENDING_REACTION_TTL_MS
+ *   (7 days).
  * Alarms are at-least-once, so every step is committed (state, timers and its effects in the
  * outbox, the fired timer deleted) in one storage transaction BEFORE any effect is performed, and
  * each effect is deleted from the outbox once done: a retried alarm or a restart finishes the outbox
@@ -27,12 +30,12 @@
  * repaired from storage when the object starts (platform-limits A3).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { connections, contactIdentities, contacts, messages, tickets, type ConnectionRow, type ContactRow, type TicketRow } from "../../schema";
 import type { FlowRunAnswer } from "../../schema/flow-api";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
-import type { InboundMessage, InboundPresence, InboundRevoke } from "../channels/types";
+import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, InboundReaction, InboundRevoke } from "../channels/types";
 import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
 import { getDb, isUniqueViolation, type Db } from "../lib/db";
 import { adjustContactCount } from "../lib/contacts";
@@ -40,10 +43,15 @@ import { countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordS
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { roomOf } from "../lib/realtime";
+import { keepRejected } from "../lib/rejected-events";
 import { sendToTicket } from "../pipeline/outbound";
 import { buildContext, performEffect, type FollowUp, type RunTarget } from "../pipeline/flow-effects";
 
-export type IngestResult = { status: "stored" | "duplicate" | "ignored"; messageId?: string; ticketId?: string; runId?: string };
+/**
+ * What became of one event: stored (or applied to its target), a duplicate, ignored (presence
+ * without a ticket), or rejected (kept in rejected_events: a reaction or revoke whose target is unknown).
+ */
+export type IngestResult = { status: "stored" | "duplicate" | "ignored" | "rejected"; messageId?: string; ticketId?: string; runId?: string };
 
 /** A run as the contact's page shows it (the route adds the flow's name); `startedAt` ms UTC. */
 export type RunView = Omit<FlowRunAnswer, "flowName"> & { startedAt: number };
@@ -59,6 +67,8 @@ const ENDED_RUNS_KEPT = 20;
 const MAX_EFFECT_ATTEMPTS = 5;
 /** Delay before retrying an outbox that failed (ms). */
 const OUTBOX_RETRY_MS = 5_000;
+/** How long a reaction waits for its target message (ms); Meta redelivers for about 7 days. */
+const PENDING_REACTION_TTL_MS = 7 * 24 * 3600 * 1000;
 
 type RunRow = {
   id: string;
@@ -105,6 +115,9 @@ export class ContactSession extends DurableObject<AppEnv> {
       sql.exec("CREATE TABLE IF NOT EXISTS timers (token TEXT PRIMARY KEY, run_id TEXT NOT NULL, at INTEGER NOT NULL)");
       sql.exec("CREATE INDEX IF NOT EXISTS timers_at ON timers (at)");
       sql.exec("CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)");
+      sql.exec(
+        "CREATE TABLE IF NOT EXISTS pending_reactions (connection_id TEXT NOT NULL, target TEXT NOT NULL, emoji TEXT NOT NULL, at INTEGER NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (connection_id, target))",
+      );
       // A fired alarm is used up; one lost in a restart is repaired from what storage says is due.
       await this.rearm();
     });
@@ -119,9 +132,10 @@ export class ContactSession extends DurableObject<AppEnv> {
 
   /**
    * Handles one inbound event for this contact on `connectionId`, after every event handed in
-   * before it. Idempotent: the same provider message id stores nothing the second time.
+   * before it. Idempotent: the same provider message id stores nothing the second time; a reaction,
+   * edit or revoke applied again leaves its target as it was.
    */
-  async ingest(connectionId: string, event: InboundMessage | InboundRevoke | InboundPresence): Promise<IngestResult> {
+  async ingest(connectionId: string, event: ContactEvent): Promise<IngestResult> {
     return this.serialise(async () => {
       try {
         return await this.handle(connectionId, event);
@@ -217,12 +231,20 @@ export class ContactSession extends DurableObject<AppEnv> {
     });
   }
 
-  private async handle(connectionId: string, event: InboundMessage | InboundRevoke | InboundPresence): Promise<IngestResult> {
+  private async handle(connectionId: string, contactEvent: ContactEvent): Promise<IngestResult> {
     const db = getDb(this.env.DB);
     const connection = await db.query.connections.findFirst({ where: eq(connections.id, connectionId) });
     if (!connection) return { status: "ignored" };
-    if (event.kind === "presence") return this.presence(db, connection, event);
-    if (event.kind === "revoke") return this.revoke(db, connection, event);
+    if (contactEvent.kind === "presence") return this.presence(db, connection, contactEvent);
+    if (contactEvent.kind === "revoke") return this.revoke(db, connection, contactEvent);
+    if (contactEvent.kind === "reaction") return this.reaction(db, connection, contactEvent);
+    let event: InboundMessage = contactEvent.kind === "edit" ? contactEvent.message : contactEvent;
+    if (contactEvent.kind === "edit") {
+      const applied = await this.edit(db, connection, contactEvent);
+      if (applied) return applied;
+      // The edited message was never stored here: its new content is kept as a message of its own.
+      event = { ...contactEvent.message, payload: { ...(contactEvent.message.payload ?? {}), editOf: contactEvent.targetExternalId } };
+    }
 
     const seen = await db.query.messages.findFirst({
       where: and(eq(messages.connectionId, connection.id), eq(messages.externalId, event.externalId)),
@@ -233,6 +255,9 @@ export class ContactSession extends DurableObject<AppEnv> {
     const contact = await this.upsertContact(db, connection, event);
     this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: event.from, lastInbound: event.externalId });
     const companyId = connection.companyId;
+    // A number or user-id change is an event in the conversation, not a customer's message: no
+    // flow, keyword or greeting sees it.
+    if (event.type === "system") return this.system(db, connection, contact, event);
     const replyId = typeof event.payload?.replyId === "string" ? event.payload.replyId : undefined;
     const reply: FlowEvent = { kind: "reply", type: event.type, body: event.body, ...(replyId ? { replyId } : {}) };
 
@@ -295,8 +320,21 @@ export class ContactSession extends DurableObject<AppEnv> {
     return stored;
   }
 
-  /** Stores the inbound message in `ticket` (after its media), publishing a ticket just created. */
+  /**
+   * Stores the inbound message in `ticket` (after its media), publishing a ticket just created. An
+   * ad `referral` is kept on the contact (the latest) and on the ticket (the one it began with); a
+   * reaction that waited for this message is applied to it.
+   */
   private async storeInbound(db: Db, connection: ConnectionRow, contact: ContactRow, ticket: TicketRow, event: InboundMessage, created: boolean): Promise<IngestResult> {
+    if (event.referral) {
+      await db.batch([
+        db.update(contacts).set({ referral: event.referral, updatedAt: Date.now() }).where(and(eq(contacts.id, contact.id), eq(contacts.companyId, connection.companyId))),
+        db
+          .update(tickets)
+          .set({ referral: event.referral, updatedAt: Date.now() })
+          .where(and(eq(tickets.id, ticket.id), eq(tickets.companyId, connection.companyId), isNull(tickets.referral))),
+      ]);
+    }
     const media = await this.storeInboundMedia(connection, event);
     const quoted = event.quotedExternalId
       ? await db.query.messages.findFirst({
@@ -329,14 +367,115 @@ export class ContactSession extends DurableObject<AppEnv> {
       idempotencyKey: null,
       deletedAt: null,
       editedAt: null,
-      forwarded: false,
+      forwarded: event.forwarded ?? false,
       reactions: null,
       errorDetails: null,
       apiKeyId: null,
     });
     await db.update(contacts).set({ lastMessageAt: event.timestamp, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
     if (created) await room.ticketChanged(connection.companyId, ticket.id);
+    if (!result.duplicate) await this.applyPendingReaction(connection, ticket.id, result.message.id, event.externalId);
+    if (!result.duplicate && event.rejected) {
+      await keepRejected(this.env, db, { companyId: connection.companyId, connectionId: connection.id, channel: connection.channel, ...event.rejected });
+    }
     return { status: result.duplicate ? "duplicate" : "stored", messageId: result.message.id, ticketId: ticket.id };
+  }
+
+  /** A reaction that arrived before `externalId` was stored (this contact's), applied now. */
+  private async applyPendingReaction(connection: ConnectionRow, ticketId: string, messageId: string, externalId: string): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    sql.exec("DELETE FROM pending_reactions WHERE created_at < ?", Date.now() - PENDING_REACTION_TTL_MS);
+    const pending = sql
+      .exec<{ emoji: string; at: number }>("SELECT emoji, at FROM pending_reactions WHERE connection_id = ? AND target = ?", connection.id, externalId)
+      .toArray()[0];
+    if (!pending) return;
+    await roomOf(this.env, ticketId).updateMessage(connection.companyId, ticketId, messageId, { kind: "reaction", from: "contact", emoji: pending.emoji, at: pending.at });
+    sql.exec("DELETE FROM pending_reactions WHERE connection_id = ? AND target = ?", connection.id, externalId);
+  }
+
+  /** The message of this connection with provider id `externalId` (either direction). */
+  private async target(db: Db, connection: ConnectionRow, externalId: string) {
+    return db.query.messages.findFirst({
+      where: and(eq(messages.connectionId, connection.id), eq(messages.companyId, connection.companyId), eq(messages.externalId, externalId)),
+      columns: { id: true, ticketId: true, direction: true, contactId: true },
+    });
+  }
+
+  /**
+   * The customer's reaction: shown on its target message (theirs or ours), one per side, the newer
+   * replacing the older, an empty emoji removing it; no bubble, no unread count. A reaction to a
+   * message not stored yet waits here for it and is kept as a rejected event meanwhile.
+   */
+  private async reaction(db: Db, connection: ConnectionRow, event: InboundReaction): Promise<IngestResult> {
+    const target = await this.target(db, connection, event.targetExternalId);
+    if (target) {
+      await roomOf(this.env, target.ticketId).updateMessage(connection.companyId, target.ticketId, target.id, { kind: "reaction", from: "contact", emoji: event.emoji, at: event.timestamp });
+      return { status: "stored", messageId: target.id, ticketId: target.ticketId };
+    }
+    const sql = this.ctx.storage.sql;
+    const known = sql.exec<{ at: number }>("SELECT at FROM pending_reactions WHERE connection_id = ? AND target = ?", connection.id, event.targetExternalId).toArray()[0];
+    // The same (or an older) reaction again: Meta's redelivery; kept once.
+    if (known && known.at >= event.timestamp) return { status: "duplicate" };
+    sql.exec(
+      "INSERT INTO pending_reactions (connection_id, target, emoji, at, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(connection_id, target) DO UPDATE SET emoji = excluded.emoji, at = excluded.at",
+      connection.id,
+      event.targetExternalId,
+      event.emoji,
+      event.timestamp,
+      Date.now(),
+    );
+    await keepRejected(this.env, db, {
+      companyId: connection.companyId,
+      connectionId: connection.id,
+      channel: connection.channel,
+      reason: "reaction_target_unknown",
+      detail: `A reaction ${event.emoji ? `(${event.emoji}) ` : "removed "}to message ${event.targetExternalId}, which is not stored; it is applied if the message arrives.`,
+      payload: event.raw ?? JSON.stringify(event),
+    });
+    return { status: "rejected" };
+  }
+
+  /** The customer edited their message: the target shows the new text with an "edited" mark. Null when the target is unknown. */
+  private async edit(db: Db, connection: ConnectionRow, event: InboundEdit): Promise<IngestResult | null> {
+    const target = await this.target(db, connection, event.targetExternalId);
+    if (!target || target.direction !== "in") return null;
+    await roomOf(this.env, target.ticketId).updateMessage(connection.companyId, target.ticketId, target.id, { kind: "edit", body: event.message.body, at: event.timestamp });
+    return { status: "stored", messageId: target.id, ticketId: target.ticketId };
+  }
+
+  /**
+   * A `system` event (the customer changed number or user id): the contact is also known by the new
+   * identity (and phone, unless another contact has it), and the event is shown in the contact's
+   * open ticket on this connection, else its latest one, else a new pending ticket. Not unread.
+   */
+  private async system(db: Db, connection: ConnectionRow, contact: ContactRow, event: InboundMessage): Promise<IngestResult> {
+    const change = event.identityChange;
+    if (change) {
+      const at = Date.now();
+      await db
+        .insert(contactIdentities)
+        .values({ id: newId(), companyId: connection.companyId, contactId: contact.id, channel: connection.channel, externalId: change.externalId, createdAt: at })
+        .onConflictDoNothing();
+      if (change.phone && change.phone !== contact.phone) {
+        try {
+          await db.update(contacts).set({ phone: change.phone, updatedAt: at }).where(and(eq(contacts.id, contact.id), eq(contacts.companyId, connection.companyId)));
+        } catch (error) {
+          // Another contact of the company has the new number: the identity still joins this one.
+          if (!isUniqueViolation(error)) throw error;
+        }
+      }
+      this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: change.externalId });
+    }
+    const open = await openTicketOf(db, connection, contact.id);
+    const latest =
+      open ??
+      (await db.query.tickets.findFirst({
+        where: and(eq(tickets.companyId, connection.companyId), eq(tickets.contactId, contact.id), eq(tickets.connectionId, connection.id)),
+        orderBy: desc(tickets.createdAt),
+      }));
+    if (latest) return this.storeInbound(db, connection, contact, latest, event, false);
+    const { ticket, created } = await this.ticketFor(db, connection, contact, event);
+    return this.storeInbound(db, connection, contact, ticket, event, created);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -583,15 +722,25 @@ export class ContactSession extends DurableObject<AppEnv> {
     return { status: "stored", ticketId: ticket.id };
   }
 
+  /**
+   * The customer deleted their message for everyone: it shows as 'Message deleted.'. A revoke of a
+   * message never stored is kept as a rejected event.
+   */
   private async revoke(db: Db, connection: ConnectionRow, event: InboundRevoke): Promise<IngestResult> {
-    const [row] = await db
-      .update(messages)
-      .set({ deletedAt: event.timestamp, updatedAt: Date.now() })
-      .where(and(eq(messages.connectionId, connection.id), eq(messages.externalId, event.externalId), eq(messages.direction, "in")))
-      .returning({ id: messages.id, ticketId: messages.ticketId });
-    if (!row) return { status: "ignored" };
-    await roomOf(this.env, row.ticketId).refresh(connection.companyId, row.ticketId, row.id);
-    return { status: "stored", messageId: row.id, ticketId: row.ticketId };
+    const target = await this.target(db, connection, event.externalId);
+    if (target && target.direction === "in") {
+      await roomOf(this.env, target.ticketId).updateMessage(connection.companyId, target.ticketId, target.id, { kind: "revoke", at: event.timestamp });
+      return { status: "stored", messageId: target.id, ticketId: target.ticketId };
+    }
+    await keepRejected(this.env, db, {
+      companyId: connection.companyId,
+      connectionId: connection.id,
+      channel: connection.channel,
+      reason: "revoke_target_unknown",
+      detail: `The customer deleted message ${event.externalId}, which is not stored.`,
+      payload: event.raw ?? JSON.stringify(event),
+    });
+    return { status: "rejected" };
   }
 
   /**
@@ -604,9 +753,26 @@ export class ContactSession extends DurableObject<AppEnv> {
     const identity = await db.query.contactIdentities.findFirst({
       where: and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.channel, connection.channel), eq(contactIdentities.externalId, event.from)),
     });
-    let contact: ContactRow | undefined = identity
-      ? await db.query.contacts.findFirst({ where: and(eq(contacts.id, identity.contactId), eq(contacts.companyId, companyId)) })
+    // The same customer may be known by their business-scoped user id (a message that withheld the
+    // phone) before the wa_id appears, or the reverse: either identity finds the contact.
+    const alias =
+      !identity && event.userId && event.userId !== event.from
+        ? await db.query.contactIdentities.findFirst({
+            where: and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.channel, connection.channel), eq(contactIdentities.externalId, event.userId)),
+          })
+        : undefined;
+    const known = identity ?? alias;
+    let contact: ContactRow | undefined = known
+      ? await db.query.contacts.findFirst({ where: and(eq(contacts.id, known.contactId), eq(contacts.companyId, companyId)) })
       : undefined;
+    if (contact && !contact.phone && event.phone) {
+      try {
+        await db.update(contacts).set({ phone: event.phone, updatedAt: at }).where(eq(contacts.id, contact.id));
+        contact = { ...contact, phone: event.phone };
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
     if (!contact && event.phone) {
       contact = await db.query.contacts.findFirst({ where: and(eq(contacts.companyId, companyId), eq(contacts.phone, event.phone)) });
     }
@@ -639,10 +805,12 @@ export class ContactSession extends DurableObject<AppEnv> {
       await db.update(contacts).set({ name: event.profileName.trim(), updatedAt: at }).where(eq(contacts.id, contact.id));
       contact = { ...contact, name: event.profileName.trim() };
     }
-    if (!identity) {
+    const add = [...new Set([event.from, event.userId])].filter((id): id is string => id !== undefined && id !== known?.externalId);
+    for (const externalId of add) {
+      if (externalId === event.from && identity) continue;
       await db
         .insert(contactIdentities)
-        .values({ id: newId(), companyId, contactId: contact.id, channel: connection.channel, externalId: event.from, createdAt: at })
+        .values({ id: newId(), companyId, contactId: contact.id, channel: connection.channel, externalId, createdAt: at })
         .onConflictDoNothing();
     }
     return contact;
@@ -684,12 +852,12 @@ export class ContactSession extends DurableObject<AppEnv> {
         const bytes = new Uint8Array(bin.length);
         for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
         const stored = await storeMedia(this.env.FILES, connection.companyId, bytes, media.mime, media.fileName);
-        return { key: stored.key, mime: media.mime, size: stored.size };
+        return { key: stored.key, mime: stored.mime, size: stored.size };
       }
       const fetched = await adapterFor(this.env, connection).fetchMedia(connection, media);
       if (fetched.bytes.byteLength > MAX_MEDIA_BYTES) return { key: null, mime: fetched.mime, size: null, error: "too_large" };
       const stored = await storeMedia(this.env.FILES, connection.companyId, fetched.bytes, fetched.mime, media.fileName);
-      return { key: stored.key, mime: fetched.mime, size: stored.size };
+      return { key: stored.key, mime: stored.mime, size: stored.size };
     } catch (error) {
       // The message is kept (never lost) without its media; the reason is shown instead.
       console.error("[contact-session] media download failed", error);

@@ -8,13 +8,26 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
-import { connections, contactIdentities, messages, tickets, type ConnectionRow, type MessageRow } from "../../schema";
+import { connections, messages, tickets, type ConnectionRow, type MessageReaction, type MessageRow } from "../../schema";
 import type { MessageAnswer, RoomEvent } from "../../schema/realtime";
 import type { AppEnv } from "../env";
-import { answerClose, parseFrame, sendAll } from "../lib/sockets";
+import {
+  REVOCATIONS_TABLE,
+  answerClose,
+  closeSocket,
+  isSocketSession,
+  parseFrame,
+  recordRevocation,
+  refusal,
+  revokedBy,
+  sendAll,
+  type Revocation,
+  type SocketSession,
+} from "../lib/sockets";
 import { adapterFor } from "../channels";
 import type { OutboundMessage } from "../channels/types";
 import { getDb } from "../lib/db";
+import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
 import { loadTicketAnswers, presentMessages, previewOf } from "../lib/tickets";
 import { hubOf } from "../lib/realtime";
@@ -25,11 +38,34 @@ export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updated
 
 export type AppendResult = { message: MessageAnswer; duplicate: boolean };
 
-/** A viewer of the room, set by the worker after authentication. */
-type RoomViewer = { memberId: string; name: string };
+/**
+ * A change to a stored message: a reaction of one side (`contact` or a member id; an empty emoji
+ * removes it), the sender's edit (new text), or the sender's revoke. `at` is the provider's time
+ * (ms UTC); an older change than the one already applied is ignored (Meta redelivers).
+ */
+export type MessageChange =
+  | { kind: "reaction"; from: string; emoji: string; at: number }
+  | { kind: "edit"; body: string; at: number }
+  | { kind: "revoke"; at: number };
+
+/**
+ * A viewer of the room, set by the worker after authentication: the member, the session the socket
+ * was opened with (issue 8 §3), and the ticket and company.
+ */
+type RoomViewer = SocketSession & { memberId: string; name: string; ticketId: string; companyId: string };
 
 function isRoomViewer(value: unknown): value is RoomViewer {
-  return typeof value === "object" && value !== null && "memberId" in value && "name" in value;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "memberId" in value &&
+    "name" in value &&
+    "ticketId" in value &&
+    typeof value.ticketId === "string" &&
+    "companyId" in value &&
+    typeof value.companyId === "string" &&
+    isSocketSession(value)
+  );
 }
 
 export class TicketRoom extends DurableObject<AppEnv> {
@@ -42,6 +78,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
+      this.ctx.storage.sql.exec(REVOCATIONS_TABLE);
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
@@ -91,6 +128,8 @@ export class TicketRoom extends DurableObject<AppEnv> {
       throw new Error("message insert conflicted but no existing row was found");
     }
     const visible = input.type !== "reaction";
+    // A system event (a number change) is shown, but is nothing for a member to read.
+    const unread = input.direction === "in" && input.type !== "reaction" && input.type !== "system";
     await db
       .update(tickets)
       .set({
@@ -100,7 +139,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
               lastMessagePreview: sql`CASE WHEN ${tickets.lastMessageAt} <= ${row.sentAt} THEN ${previewOf(row)} ELSE ${tickets.lastMessagePreview} END`,
             }
           : {}),
-        ...(input.direction === "in" ? { unreadCount: sql`${tickets.unreadCount} + 1` } : {}),
+        ...(unread ? { unreadCount: sql`${tickets.unreadCount} + 1` } : {}),
         updatedAt: at,
       })
       .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId)));
@@ -153,6 +192,46 @@ export class TicketRoom extends DurableObject<AppEnv> {
     await this.refresh(companyId, ticketId, messageId);
   }
 
+  /**
+   * Applies `change` to message `messageId` of this ticket, after every append and change handed in
+   * before it, and fans the updated message out (`message.updated` to the room and the hub). The
+   * ticket's list entry (preview, unread count) does not move. False when the message is not this
+   * ticket's, or the change is older than what it shows.
+   */
+  async updateMessage(companyId: string, ticketId: string, messageId: string, change: MessageChange): Promise<boolean> {
+    const run = this.appends.then(() => this.updateNow(companyId, ticketId, messageId, change));
+    this.appends = run.catch(() => undefined);
+    return run;
+  }
+
+  private async updateNow(companyId: string, ticketId: string, messageId: string, change: MessageChange): Promise<boolean> {
+    const db = getDb(this.env.DB);
+    const row = await db.query.messages.findFirst({ where: and(eq(messages.id, messageId), eq(messages.companyId, companyId), eq(messages.ticketId, ticketId)) });
+    if (!row) return false;
+    const at = Date.now();
+    let set: Partial<MessageRow>;
+    if (change.kind === "reaction") {
+      const current: MessageReaction[] = row.reactions ?? [];
+      const mine = current.find((r) => r.from === change.from);
+      if (mine && mine.at > change.at) return false;
+      const others = current.filter((r) => r.from !== change.from);
+      const next = change.emoji ? [...others, { from: change.from, emoji: change.emoji, at: change.at }] : others;
+      set = { reactions: next.length ? next : null };
+    } else if (change.kind === "edit") {
+      if (row.deletedAt !== null || (row.editedAt !== null && row.editedAt > change.at)) return false;
+      set = { body: change.body, editedAt: change.at };
+    } else {
+      if (row.deletedAt !== null) return false;
+      set = { deletedAt: change.at };
+    }
+    await db
+      .update(messages)
+      .set({ ...set, updatedAt: at })
+      .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
+    await this.refresh(companyId, ticketId, messageId);
+    return true;
+  }
+
   /** Re-reads a message (after a status change) and fans the update out. */
   async refresh(companyId: string, ticketId: string, messageId: string): Promise<void> {
     const db = getDb(this.env.DB);
@@ -179,15 +258,39 @@ export class TicketRoom extends DurableObject<AppEnv> {
     }
   }
 
-  /** WebSocket upgrade of a member viewing the ticket; the worker has checked access. */
+  /**
+   * Closes the sockets of `r.userId` that `r` covers (CompanyHub.revoke calls it for every room the
+   * user has open) and keeps `r`, so an upgrade authorised before it is refused. Answers how many
+   * sockets it closed.
+   */
+  async revoke(r: Revocation): Promise<number> {
+    const kept = recordRevocation(this.ctx.storage.sql, r);
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets(`user:${r.userId}`)) {
+      const viewer: unknown = ws.deserializeAttachment();
+      const reason = isRoomViewer(viewer) ? revokedBy(kept, viewer) : "session_revoked";
+      if (!reason) continue;
+      closeSocket(ws, reason);
+      closed += 1;
+    }
+    return closed;
+  }
+
+  /**
+   * WebSocket upgrade of a member viewing the ticket; the worker has checked access and passes the
+   * viewer (RoomViewer, JSON) in `X-Room-Viewer`. A session a kept revocation covers, or an expired
+   * one, is accepted and closed at once with its code (4001/4003).
+   */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket upgrade", { status: 426 });
     const header = request.headers.get("X-Room-Viewer");
     const viewer: unknown = header ? JSON.parse(header) : null;
     if (!isRoomViewer(viewer)) return new Response("Missing viewer", { status: 400 });
     const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1]);
-    pair[1].serializeAttachment({ ...viewer, ticketId: request.headers.get("X-Ticket-Id"), companyId: request.headers.get("X-Company-Id") });
+    this.ctx.acceptWebSocket(pair[1], [`user:${viewer.userId}`]);
+    pair[1].serializeAttachment(viewer);
+    const refused = refusal(this.ctx.storage.sql, viewer);
+    if (refused) closeSocket(pair[1], refused);
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -198,17 +301,24 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const state = parsed.state === "typing" || parsed.state === "recording" ? parsed.state : "paused";
     const viewer: unknown = ws.deserializeAttachment();
     if (!isRoomViewer(viewer)) return;
-    this.broadcast({ type: "typing", who: "member", memberId: viewer.memberId, name: viewer.name, state }, ws);
-    const attachment: unknown = ws.deserializeAttachment();
-    if (typeof attachment === "object" && attachment && "ticketId" in attachment && "companyId" in attachment) {
-      const ticketId = String(attachment.ticketId);
-      const companyId = String(attachment.companyId);
-      this.ctx.waitUntil(this.presenceToContact(companyId, ticketId, state).catch(() => undefined));
+    const refused = refusal(this.ctx.storage.sql, viewer);
+    if (refused) {
+      closeSocket(ws, refused);
+      return;
     }
+    this.broadcast({ type: "typing", who: "member", memberId: viewer.memberId, name: viewer.name, state }, ws);
+    this.ctx.waitUntil(this.presenceToContact(viewer.companyId, viewer.ticketId, state).catch(() => undefined));
   }
 
+  /** Completes the close; when it was the user's last socket here, the hub stops tracking the room. */
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     answerClose(ws, code, reason);
+    const viewer: unknown = ws.deserializeAttachment();
+    if (!isRoomViewer(viewer)) return;
+    const others = this.ctx.getWebSockets(`user:${viewer.userId}`).filter((w) => w !== ws && w.readyState === WebSocket.OPEN);
+    if (others.length === 0) {
+      this.ctx.waitUntil(hubOf(this.env, viewer.companyId).untrackRoom(viewer.userId, viewer.ticketId).catch(() => undefined));
+    }
   }
 
   private async presenceToContact(companyId: string, ticketId: string, state: "typing" | "recording" | "paused"): Promise<void> {
@@ -217,9 +327,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     if (!ticket) return;
     const connection = await db.query.connections.findFirst({ where: eq(connections.id, ticket.connectionId) });
     if (!connection) return;
-    const identity = await db.query.contactIdentities.findFirst({
-      where: and(eq(contactIdentities.contactId, ticket.contactId), eq(contactIdentities.channel, connection.channel)),
-    });
+    const identity = await reachableIdentity(db, companyId, ticket.contactId, connection.channel);
     if (!identity) return;
     const lastIn = await db.query.messages.findFirst({
       where: and(eq(messages.ticketId, ticketId), eq(messages.direction, "in")),
@@ -239,8 +347,17 @@ export class TicketRoom extends DurableObject<AppEnv> {
     await hub.publish({ type: "ticket.updated", ticket }, audience);
   }
 
+  /** Sends `event` to every viewer (but `except`); a viewer whose token expired is closed instead. */
   private broadcast(event: RoomEvent, except?: WebSocket): void {
-    sendAll(this.ctx.getWebSockets(), JSON.stringify(event), except);
+    const at = Date.now();
+    const open: WebSocket[] = [];
+    for (const ws of this.ctx.getWebSockets()) {
+      const viewer: unknown = ws.deserializeAttachment();
+      if (!isRoomViewer(viewer)) continue;
+      if (viewer.expiresAt <= at) closeSocket(ws, "session_expired");
+      else open.push(ws);
+    }
+    sendAll(open, JSON.stringify(event), except);
   }
 
   private async findExisting(input: AppendInput): Promise<MessageRow | undefined> {

@@ -33,6 +33,7 @@ export function jobProgress(row: JobRow): JobProgress {
     total: row.total,
     errors: row.errors,
     errorMessage: row.errorMessage,
+    errorCode: row.status === "failed" && typeof row.params?.errorCode === "string" ? row.params.errorCode : null,
   };
 }
 

@@ -28,7 +28,7 @@ import { type ContactImportRow, normalizeContactPhone, upsertContactsByPhone } f
 import type { Db } from "../lib/db";
 import { now } from "../lib/db";
 import { R2ObjectWriter } from "../lib/r2-writer";
-import { openXlsx, XlsxError, type XlsxLimits, DEFAULT_XLSX_LIMITS } from "../lib/xlsx-reader";
+import { openXlsx, XlsxError, type XlsxLimits, type XlsxSheetInfo, type XlsxWorkbook, DEFAULT_XLSX_LIMITS } from "../lib/xlsx-reader";
 import { XlsxWriter } from "../lib/xlsx-writer";
 import { type ByteSource, r2Source } from "../lib/zip-reader";
 import { deleteStaging, failJob, JobFailure, loadJob, publishJob, stagingPrefix } from "./common";
@@ -50,46 +50,154 @@ export type ImportOptions = { limits?: XlsxLimits; maxRows?: number };
 // Upload: preview and suggested mapping
 // ---------------------------------------------------------------------------------------------
 
-/** Why an upload is refused before any job exists (400 naming `file` with this reason). */
+/**
+ * Why an upload (or a sheet / header-row choice) is refused before the import starts: 400 naming
+ * `field` (`file`, `sheet` or `headerRow`) with `reason`. `message` is a fixed English sentence.
+ */
 export class PreviewRefusal extends Error {
   constructor(
     readonly reason: string,
     message: string,
+    readonly field: "file" | "sheet" | "headerRow" = "file",
   ) {
     super(message);
   }
 }
 
-/** The header row and the first data rows of an upload. */
-export type ImportPreview = { headerRow: number; headers: string[]; preview: string[][]; columns: number };
+/**
+ * The user-facing sentence of each reader failure (XlsxError `reason`). The reader's own messages
+ * name parts and parser errors, fine for logs but not for people: answers and failed jobs carry
+ * only the code (the web translates it) and this sentence.
+ */
+export const READER_FAILURE_MESSAGES: Record<string, string> = {
+  not_xlsx: "The file must be .xlsx",
+  not_zip: "The file must be .xlsx",
+  damaged: "The file is damaged or is not a valid spreadsheet.",
+  encrypted: "The file is protected by a password. Save it without one and try again.",
+  unsupported: "This spreadsheet format is not supported.",
+  zip_bomb: "The file expands to too much data to be read safely.",
+  no_worksheet: "This sheet holds no cells (it is a chart or another kind of sheet).",
+};
+
+/** A reader failure as the stable code shown to the user and its fixed sentence. */
+export function readerFailure(error: XlsxError): { code: string; message: string } {
+  const code = error.reason === "not_zip" ? "not_xlsx" : error.reason;
+  return { code, message: READER_FAILURE_MESSAGES[code] ?? READER_FAILURE_MESSAGES.damaged! };
+}
+
+/** Header candidates offered in the mapping step: the first non-empty rows of the sheet. */
+export const HEADER_CANDIDATES = 10;
 
 /**
- * Reads the first sheet's header (its first non-empty row) and up to PREVIEW_ROWS data rows.
- * Throws XlsxError (not an .xlsx, damaged, encrypted, zip bomb…) or PreviewRefusal: `empty_sheet`,
- * `no_rows` (a header and nothing else), `too_many_rows` (the sheet's own dimension says so).
+ * The chosen sheet, its header row and the first data rows of an upload. `sheets` lists every
+ * sheet of the workbook; `sheet` is the index read; `previewRows` the sheet row number of each
+ * preview row; `headerCandidates` the first non-empty rows (number and a short text) to pick
+ * another header row from.
  */
-export async function previewImport(source: ByteSource, options: ImportOptions = {}): Promise<ImportPreview> {
-  const workbook = await openXlsx(source, options.limits);
+export type ImportPreview = {
+  sheets: XlsxSheetInfo[];
+  sheet: number;
+  headerRow: number;
+  headers: string[];
+  preview: string[][];
+  previewRows: number[];
+  headerCandidates: { row: number; text: string }[];
+  columns: number;
+};
+
+/** What the user chose in the mapping step (default: the first worksheet with data, its first row). */
+export type PreviewChoice = { sheet?: number; headerRow?: number };
+
+/** A short text of a row for the header choice: its non-empty cells joined, at most 80 characters. */
+function rowText(cells: string[]): string {
+  const text = cells.map((c) => c.trim()).filter(Boolean).join(" · ");
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+type SheetScan = {
+  candidates: { row: number; cells: string[] }[];
+  header: { row: number; cells: string[] } | null;
+  preview: { row: number; cells: string[] }[];
+  complete: boolean;
+  dimensionRows?: number;
+};
+
+/** Reads the start of one worksheet: candidates, the header (row `headerRow` or the first) and preview rows. */
+async function scanSheet(workbook: XlsxWorkbook, sheet: number, headerRow: number | undefined): Promise<SheetScan> {
   const scan: { budgetBytes: number; complete?: boolean; dimensionRows?: number } = { budgetBytes: PREVIEW_BUDGET_BYTES };
-  let header: { row: number; cells: string[] } | null = null;
-  const preview: string[][] = [];
-  for await (const row of workbook.rows(scan)) {
-    if (!header) header = row;
-    else preview.push(row.cells);
-    if (preview.length >= PREVIEW_ROWS) break;
+  const out: SheetScan = { candidates: [], header: null, preview: [], complete: false };
+  for await (const row of workbook.rows(scan, sheet)) {
+    if (out.candidates.length < HEADER_CANDIDATES) out.candidates.push(row);
+    if (!out.header) {
+      if (headerRow === undefined || row.row === headerRow) out.header = row;
+      else if (row.row > headerRow) break;
+    } else if (out.preview.length < PREVIEW_ROWS) out.preview.push(row);
+    if (out.header && out.preview.length >= PREVIEW_ROWS && out.candidates.length >= HEADER_CANDIDATES) break;
   }
-  if (!header) {
-    if (scan.complete) throw new PreviewRefusal("empty_sheet", "The spreadsheet is empty.");
-    throw new PreviewRefusal("no_rows", "No rows were found at the start of the spreadsheet.");
+  out.complete = scan.complete === true;
+  out.dimensionRows = scan.dimensionRows;
+  return out;
+}
+
+/**
+ * Reads the header and up to PREVIEW_ROWS data rows of an upload. The sheet is `choice.sheet` or,
+ * by default, the first worksheet that has a non-empty row (visible sheets first), so a chart sheet
+ * or an empty sheet in front does not hide the data; the header is row `choice.headerRow` or the
+ * sheet's first non-empty row.
+ *
+ * Throws XlsxError (not an .xlsx, damaged, encrypted, zip bomb…) or PreviewRefusal: `empty_sheet`
+ * (no worksheet has data; field `sheet` when the chosen one is empty), `invalid_sheet` (field
+ * `sheet`: not a worksheet of the file), `header_row_empty` (field `headerRow`: that row is empty
+ * or beyond the start of the sheet), `no_rows` (a header and nothing else), `too_many_rows` (the
+ * sheet's own dimension says so).
+ */
+export async function previewImport(source: ByteSource, options: ImportOptions & PreviewChoice = {}): Promise<ImportPreview> {
+  const workbook = await openXlsx(source, options.limits);
+  let sheet: number;
+  let found: SheetScan;
+  if (options.sheet !== undefined) {
+    if (workbook.sheets[options.sheet]?.kind !== "worksheet") throw new PreviewRefusal("invalid_sheet", "This sheet holds no cells (it is a chart or another kind of sheet).", "sheet");
+    sheet = options.sheet;
+    found = await scanSheet(workbook, sheet, options.headerRow);
+    if (!found.candidates.length) {
+      if (!found.complete) throw new PreviewRefusal("no_rows", "No rows were found at the start of the spreadsheet.", "sheet");
+      throw new PreviewRefusal("empty_sheet", "The spreadsheet is empty.", "sheet");
+    }
+  } else {
+    const worksheets = workbook.sheets.filter((s) => s.kind === "worksheet").sort((a, b) => Number(a.hidden) - Number(b.hidden) || a.index - b.index);
+    let chosen: { sheet: number; scan: SheetScan } | null = null;
+    for (const candidate of worksheets) {
+      const scanned = await scanSheet(workbook, candidate.index, options.headerRow);
+      // Megabytes of markup without one non-empty row: not a sheet to guess past.
+      if (!scanned.candidates.length && !scanned.complete) throw new PreviewRefusal("no_rows", "No rows were found at the start of the spreadsheet.");
+      if (scanned.candidates.length) {
+        chosen = { sheet: candidate.index, scan: scanned };
+        break;
+      }
+    }
+    if (!chosen) throw new PreviewRefusal("empty_sheet", "The spreadsheet is empty.");
+    sheet = chosen.sheet;
+    found = chosen.scan;
   }
-  if (!preview.length && scan.complete) throw new PreviewRefusal("no_rows", "The spreadsheet has a header row but no contacts.");
+  const header = found.header;
+  if (!header) throw new PreviewRefusal("header_row_empty", "This row is empty; choose the row that holds the column names.", "headerRow");
+  if (!found.preview.length && found.complete) throw new PreviewRefusal("no_rows", "The spreadsheet has a header row but no contacts.");
   const maxRows = options.maxRows ?? MAX_IMPORT_ROWS;
-  if (scan.dimensionRows !== undefined && scan.dimensionRows - header.row > maxRows) {
+  if (found.dimensionRows !== undefined && found.dimensionRows - header.row > maxRows) {
     throw new PreviewRefusal("too_many_rows", `The spreadsheet has more than ${maxRows.toLocaleString("en-US")} rows; split it into smaller files.`);
   }
-  const columns = Math.min(MAX_IMPORT_COLUMNS, Math.max(header.cells.length, ...preview.map((r) => r.length)));
+  const columns = Math.min(MAX_IMPORT_COLUMNS, Math.max(header.cells.length, ...found.preview.map((r) => r.cells.length)));
   const pad = (cells: string[]) => Array.from({ length: columns }, (_, i) => cells[i] ?? "");
-  return { headerRow: header.row, headers: pad(header.cells), preview: preview.map(pad), columns };
+  return {
+    sheets: workbook.sheets,
+    sheet,
+    headerRow: header.row,
+    headers: pad(header.cells),
+    preview: found.preview.map((r) => pad(r.cells)),
+    previewRows: found.preview.map((r) => r.row),
+    headerCandidates: found.candidates.map((r) => ({ row: r.row, text: rowText(r.cells) })),
+    columns,
+  };
 }
 
 const fold = (text: string) =>
@@ -143,6 +251,8 @@ export function suggestMapping(headers: string[], fields: { id: string; name: st
 /** `jobs.params` of an import. */
 export const importParamsSchema = z.object({
   fileName: z.string(),
+  /** Index of the worksheet read (workbook order); absent in jobs uploaded before sheets could be chosen: the first worksheet. */
+  sheet: z.number().int().optional(),
   headerRow: z.number().int(),
   columns: z.number().int(),
   mapping: z.record(z.string(), z.custom<ImportTarget>(isImportTarget)).optional(),
@@ -305,7 +415,7 @@ export async function runImportParse(deps: JobDeps, message: { jobId: string; co
       if (running) await publishJob(env, running);
     }
     const source = await r2Source(env.FILES, job.fileKey);
-    if (!source) throw new JobFailure("The uploaded file is no longer available; upload it again.");
+    if (!source) throw new ImportFailure("file_missing", "The uploaded file is no longer available; upload it again.");
     const staged = await stageRows(env.FILES, job.id, source, params, options);
     const [updated] = await db
       .update(jobs)
@@ -320,10 +430,33 @@ export async function runImportParse(deps: JobDeps, message: { jobId: string; co
     await publishJob(env, updated);
     await deps.send(nextMessage(job, staged.chunks, 0));
   } catch (error) {
-    const message = failureMessage(error);
-    if (message === null) throw error;
-    await failJob(env, db, job.companyId, job.id, message);
+    const failure = importFailure(error);
+    if (failure === null) throw error;
+    // The code goes with the job (params.errorCode) so the screen shows it translated.
+    await db
+      .update(jobs)
+      .set({ params: sql`json_set(coalesce(${jobs.params}, '{}'), '$.errorCode', ${failure.code})` })
+      .where(and(eq(jobs.id, job.id), eq(jobs.companyId, job.companyId)));
+    await failJob(env, db, job.companyId, job.id, failure.message);
   }
+}
+
+/** A failure that ends an import with a stable code the screen translates (e.g. `too_many_rows`). */
+export class ImportFailure extends JobFailure {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The code and user-facing sentence of a failure that ends an import, or null for one worth retrying. */
+export function importFailure(error: unknown): { code: string; message: string } | null {
+  if (error instanceof XlsxError) return readerFailure(error);
+  if (error instanceof ImportFailure) return { code: error.code, message: error.message };
+  if (error instanceof JobFailure) return { code: "import_failed", message: error.message };
+  return null;
 }
 
 /** The message after chunk `n - 1`: chunk n, or finish when every chunk is done. */
@@ -333,9 +466,7 @@ function nextMessage(job: JobRow, chunks: number, n: number): JobMessage {
 
 /** The user-facing message of a failure that ends a job, or null for one worth retrying. */
 export function failureMessage(error: unknown): string | null {
-  if (error instanceof XlsxError) return error.message;
-  if (error instanceof JobFailure) return error.message;
-  return null;
+  return importFailure(error)?.message ?? null;
 }
 
 /** Streams the sheet into chunk objects; answers the data rows and chunks staged. */
@@ -354,10 +485,10 @@ async function stageRows(bucket: R2Bucket, jobId: string, source: ByteSource, pa
     current = { rows: [], refused: [], lastRow: 0 };
     statements = 0;
   };
-  for await (const row of workbook.rows()) {
+  for await (const row of workbook.rows({}, params.sheet)) {
     if (row.row <= params.headerRow) continue;
     rows += 1;
-    if (rows > maxRows) throw new JobFailure(`The spreadsheet has more than ${maxRows.toLocaleString("en-US")} rows; split it into smaller files.`);
+    if (rows > maxRows) throw new ImportFailure("too_many_rows", `The spreadsheet has more than ${maxRows.toLocaleString("en-US")} rows; split it into smaller files.`);
     const mapped = toImportRow(plan, row.row, row.cells);
     current.lastRow = row.row;
     const phone = mapped.phone ? normalizeContactPhone(mapped.phone) : null;

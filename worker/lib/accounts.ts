@@ -1,6 +1,9 @@
 /**
- * Account operations shared by routes: creating a user with their own company, issuing tokens.
+ * Account operations shared by routes: creating a user with their own company, issuing tokens,
+ * and e-mail verification (issue 8 point 4): the 6-digit code mailed at registration proves the
+ * address (users.email_verified_at) and activates the companies the user owns.
  */
+import { and, eq, isNull } from "drizzle-orm";
 import { companies, memberRoles, members, roles, users, type UserRow } from "../../schema";
 import { COMPANY_PERMISSIONS } from "../../schema/permissions";
 import { DEFAULT_LOCALE } from "../../schema/validation/common";
@@ -25,6 +28,9 @@ export const OWNER_ROLE_TEXT: Record<string, { name: string; description: string
   "es-ES": { name: "Propietario", description: "Todos los permisos. Pertenece al propietario de la empresa." },
 };
 
+/** An e-mail verification code is valid 24 hours (ms); a new one can be asked for (resend). */
+export const EMAIL_CODE_TTL_MS = 24 * 60 * 60 * 1000;
+
 /** Time zone of a new company until its owner changes it. */
 export const DEFAULT_TIMEZONE = "America/Sao_Paulo";
 
@@ -44,7 +50,8 @@ export type NewAccount = {
 
 /**
  * Creates the user, a company they own on a 7-day trial, its Owner role (every permission) and the
- * membership, in one D1 batch (all or nothing). Mails the company's activation code.
+ * membership, in one D1 batch (all or nothing). Mails one 6-digit code, valid EMAIL_CODE_TTL_MS,
+ * that both verifies the user's e-mail and activates the company (`verifyEmail`).
  * Throws 409 `email_in_use` when the e-mail is taken (also when a concurrent request wins the race).
  */
 export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Promise<UserRow> {
@@ -54,6 +61,7 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
   const roleId = newId();
   const memberId = newId();
   const activationCode = randomDigits(6);
+  const codeExpiresAt = at + EMAIL_CODE_TTL_MS;
   const ownerRole = OWNER_ROLE_TEXT[input.language ?? DEFAULT_LOCALE] ?? OWNER_ROLE_TEXT[DEFAULT_LOCALE]!;
   const user: UserRow = {
     id: userId,
@@ -68,8 +76,8 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
     activeCompanyId: companyId,
     status: "online",
     emailVerifiedAt: null,
-    emailCodeHash: null,
-    emailCodeExpiresAt: null,
+    emailCodeHash: await emailCodeHash(userId, activationCode),
+    emailCodeExpiresAt: codeExpiresAt,
     createdAt: at,
     updatedAt: at,
   };
@@ -116,12 +124,74 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
     }
     throw error;
   }
-  await sendMail(env, {
-    to: input.email,
-    subject: `${env.APP_NAME}: your activation code`,
-    text: `Hello ${input.name},\n\nYour activation code for ${input.companyName} is ${activationCode}.\nEnter it in ${env.APP_NAME} to activate your account.\n`,
-  });
+  await sendMail(env, codeMail(env, input, activationCode, input.companyName));
   return user;
+}
+
+/** The verification mail: the code, what it does, how long it lasts. */
+function codeMail(env: AppEnv, to: { name: string; email: string }, code: string, companyName: string | null) {
+  const activates = companyName ? ` and activate ${companyName}` : "";
+  return {
+    to: to.email,
+    subject: `${env.APP_NAME}: your verification code ${code}`,
+    text: `Hello ${to.name},\n\nYour verification code is ${code}.\nEnter it in ${env.APP_NAME} to verify your e-mail address${activates}. It is valid for 24 hours.\nIf you did not create an account, ignore this message.\n`,
+  };
+}
+
+/** Hash of a user's e-mail verification code as stored on the user. */
+export function emailCodeHash(userId: string, code: string): Promise<string> {
+  return sha256Hex(`${userId}:${code}`);
+}
+
+/**
+ * Mails a new verification code to `user` (the previous one stops working), valid
+ * EMAIL_CODE_TTL_MS; the companies the user owns that are not activated yet take the same code
+ * as activation code. Rate limits are the caller's.
+ */
+export async function sendVerificationCode(env: AppEnv, db: Db, user: Pick<UserRow, "id" | "name" | "email">): Promise<void> {
+  const code = randomDigits(6);
+  const at = now();
+  const owned = await db
+    .select({ id: companies.id, name: companies.name })
+    .from(companies)
+    .where(and(eq(companies.ownerId, user.id), isNull(companies.activatedAt)));
+  const codeHash = await emailCodeHash(user.id, code);
+  // Hashes first: a drizzle query is thenable, so it must not be returned from an async callback.
+  const hashes = await Promise.all(owned.map((company) => activationCodeHash(company.id, code)));
+  const companyCodes = owned.map((company, i) =>
+    db.update(companies).set({ activationCodeHash: hashes[i] ?? null, updatedAt: at }).where(eq(companies.id, company.id)),
+  );
+  await db.batch([
+    db.update(users).set({ emailCodeHash: codeHash, emailCodeExpiresAt: at + EMAIL_CODE_TTL_MS, updatedAt: at }).where(eq(users.id, user.id)),
+    ...companyCodes,
+  ]);
+  await sendMail(env, codeMail(env, user, code, owned.length === 1 ? (owned[0]?.name ?? null) : null));
+}
+
+/**
+ * Checks `code` against the user's current verification code. On success marks the e-mail
+ * verified, forgets the code and activates every not-yet-activated company the user owns (the code
+ * was mailed for that too), and answers the updated user. Already verified: answers the user as is.
+ * 400 `validation_failed` with field `code` = `invalid_code` (wrong, or no code outstanding) or
+ * `expired_code` (older than EMAIL_CODE_TTL_MS: ask for a new one). Rate limits are the caller's.
+ */
+export async function verifyEmail(db: Db, user: UserRow, code: string): Promise<UserRow> {
+  if (user.emailVerifiedAt !== null) return user;
+  const at = now();
+  if (!user.emailCodeHash || user.emailCodeHash !== (await emailCodeHash(user.id, code))) {
+    throw new AppError("validation_failed", "The verification code is not valid.", { code: "invalid_code" });
+  }
+  if ((user.emailCodeExpiresAt ?? 0) <= at) {
+    throw new AppError("validation_failed", "The verification code has expired. Ask for a new one.", { code: "expired_code" });
+  }
+  const [updated] = await db.batch([
+    db.update(users).set({ emailVerifiedAt: at, emailCodeHash: null, emailCodeExpiresAt: null, updatedAt: at }).where(eq(users.id, user.id)).returning(),
+    db
+      .update(companies)
+      .set({ activatedAt: at, activationCodeHash: null, updatedAt: at })
+      .where(and(eq(companies.ownerId, user.id), isNull(companies.activatedAt))),
+  ]);
+  return updated[0] ?? { ...user, emailVerifiedAt: at, emailCodeHash: null, emailCodeExpiresAt: null };
 }
 
 /** Hash of an activation code as stored on the company. */

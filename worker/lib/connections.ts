@@ -3,11 +3,41 @@
  * company's disconnected list; otherwise it is added if absent. Every change is pushed to the
  * company's hub so the Connections screen and the layout's warning update live.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { companies, connections, type ConnectionRow, type ConnectionStatus } from "../../schema";
 import type { AppEnv } from "../env";
 import type { Db } from "./db";
+import { AppError } from "./errors";
 import { hubOf } from "./realtime";
+
+/**
+ * The one answer for a number that another connection (of this company or any other) already holds
+ * with a proven token: the same status, code and words in every case, so the answer says nothing
+ * about who holds it. Only a caller whose token proved the number ever gets this far.
+ */
+export const phoneNumberUnavailable = () =>
+  new AppError("phone_number_unavailable", "This number cannot be connected.", { phoneNumberId: "phone_number_unavailable" });
+
+/**
+ * Makes room for a Cloud API number whose token was just proven (issue 8 §5). A connection holding
+ * the id with a proven token (its `display_phone_number` was answered by the Graph API) keeps it:
+ * 409 `phone_number_unavailable`. A connection that holds it without proof (made before proofs
+ * existed, i.e. a possible squatter) lets go of it: its phone number id is cleared and it becomes
+ * DISCONNECTED, so the real owner is never locked out.
+ */
+export async function claimCloudNumber(env: AppEnv, db: Db, phoneNumberId: string): Promise<void> {
+  const holder = await db.query.connections.findFirst({ where: eq(connections.phoneNumberId, phoneNumberId) });
+  if (!holder) return;
+  if (holder.displayPhoneNumber !== null) throw phoneNumberUnavailable();
+  const [released] = await db
+    .update(connections)
+    .set({ phoneNumberId: null, status: "DISCONNECTED", updatedAt: Date.now() })
+    .where(and(eq(connections.id, holder.id), isNull(connections.displayPhoneNumber)))
+    .returning();
+  if (!released) throw phoneNumberUnavailable();
+  await syncDisconnected(db, released.companyId, { id: released.id, name: released.name, type: released.channel }, false);
+  await hubOf(env, released.companyId).publish({ type: "connection.updated", connection: { id: released.id, name: released.name, status: released.status } });
+}
 
 /** Sets the status and keeps the company's disconnected list in step; answers the new row. */
 export async function setConnectionStatus(

@@ -10,6 +10,8 @@ export type ErrorCode =
   | "unauthorized"
   | "invalid_credentials"
   | "forbidden"
+  | "api_key_not_allowed"
+  | "insufficient_scope"
   | "not_found"
   | "conflict"
   | "email_in_use"
@@ -17,9 +19,12 @@ export type ErrorCode =
   | "phone_in_use"
   | "payment_required"
   | "no_company"
+  | "email_not_verified"
   | "rate_limited"
   | "invalid_token"
   | "payload_too_large"
+  | "phone_number_unavailable"
+  | "provider_unavailable"
   | "internal";
 
 /** Default HTTP status of each code. */
@@ -28,6 +33,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   unauthorized: 401,
   invalid_credentials: 401,
   forbidden: 403,
+  api_key_not_allowed: 403,
+  insufficient_scope: 403,
   not_found: 404,
   conflict: 409,
   email_in_use: 409,
@@ -35,9 +42,12 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   phone_in_use: 409,
   payment_required: 402,
   no_company: 403,
+  email_not_verified: 403,
   rate_limited: 429,
   invalid_token: 400,
   payload_too_large: 413,
+  phone_number_unavailable: 409,
+  provider_unavailable: 502,
   internal: 500,
 };
 

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { countRows } from "../test/helpers";
 import { sendMail } from "./mail";
 
@@ -22,9 +22,26 @@ describe("mail adapter (DESIGN.md Email)", () => {
     expect(await countRows("mail_outbox", "to_address = ?", to)).toBe(0);
   });
 
-  it("without SMTP settings the mail is kept in the dev outbox", async () => {
+  it("without SMTP settings and with MAIL_OUTBOX=on the mail is kept in the dev outbox", async () => {
     const to = `outbox.${crypto.randomUUID()}@example.com`;
-    await sendMail({ ...env, SMTP_HOST: undefined }, { to, subject: "Outbox", text: "kept locally" });
+    await sendMail({ ...env, SMTP_HOST: undefined, MAIL_OUTBOX: "on" }, { to, subject: "Outbox", text: "kept locally" });
     expect(await countRows("mail_outbox", "to_address = ?", to)).toBe(1);
+  });
+
+  it("without SMTP settings and without MAIL_OUTBOX the mail is not stored and an error is logged", async () => {
+    const to = `dropped.${crypto.randomUUID()}@example.com`;
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      for (const MAIL_OUTBOX of [undefined, "", "off"]) {
+        await sendMail({ ...env, SMTP_HOST: undefined, MAIL_OUTBOX }, { to, subject: "Reset", text: "secret link 123456" });
+      }
+      expect(await countRows("mail_outbox", "to_address = ?", to)).toBe(0);
+      const logged = errors.mock.calls.map((args) => args.join(" ")).filter((line) => line.includes(to));
+      expect(logged).toHaveLength(3);
+      // The body (a reset link or a code) never reaches the log.
+      expect(logged.join("\n")).not.toContain("123456");
+    } finally {
+      errors.mockRestore();
+    }
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Outgoing e-mail (DESIGN.md "Email"). With SMTP settings the mail goes out over
- * `cloudflare:sockets` through worker-mailer; without them it is kept in the `mail_outbox` table
- * and printed to the console, which is what local development and the tests read.
+ * `cloudflare:sockets` through worker-mailer. Without them it is kept in the `mail_outbox` table
+ * and printed to the console only when `MAIL_OUTBOX=on` (local development and tests: npm start,
+ * the e2e runner and vitest set it), because the outbox holds reset links and verification codes in
+ * plain text (issue 8 point 6). With neither, the mail is dropped and an error is logged.
  */
 import type { AppEnv } from "../env";
 import { mailOutbox } from "../../schema";
@@ -20,7 +22,15 @@ export function parseMailbox(value: string): { name: string; email: string } {
   return { name: "", email: value.trim() };
 }
 
-/** Sends one mail; never throws into the caller's request (a failure is logged). */
+/** Whether the dev outbox is switched on (`MAIL_OUTBOX=on`, local development and tests only). */
+export function outboxEnabled(env: Pick<AppEnv, "MAIL_OUTBOX">): boolean {
+  return env.MAIL_OUTBOX?.trim().toLowerCase() === "on";
+}
+
+/**
+ * Sends one mail: SMTP when SMTP_HOST is set, else the dev outbox when MAIL_OUTBOX is "on", else
+ * nothing (an error is logged). Never throws into the caller's request (a failure is logged).
+ */
 export async function sendMail(env: AppEnv, mail: Mail): Promise<void> {
   try {
     if (env.SMTP_HOST) {
@@ -40,6 +50,11 @@ export async function sendMail(env: AppEnv, mail: Mail): Promise<void> {
           text: mail.text,
         },
       );
+      return;
+    }
+    if (!outboxEnabled(env)) {
+      // The body is left out of the log on purpose: it may carry a reset link or a code.
+      console.error(`[mail] not sent, no SMTP_HOST and MAIL_OUTBOX is not "on": to=${mail.to} subject=${JSON.stringify(mail.subject)}`);
       return;
     }
     await getDb(env.DB).insert(mailOutbox).values({ id: newId(), ...mail, createdAt: now() });

@@ -19,6 +19,7 @@ export function presentMe(user: UserRow): MeAnswer {
     image: fileUrl(user.imageKey),
     status: user.status,
     activeCompany: user.activeCompanyId,
+    emailVerified: user.emailVerifiedAt !== null,
   };
 }
 

@@ -3,7 +3,8 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { connections, contacts, members, messages, tickets, users, type MessageRow, type TicketRow } from "../../schema";
-import type { MessageAnswer, TicketAnswer } from "../../schema/realtime";
+import type { MessageAnswer, ReferralAnswer, TicketAnswer } from "../../schema/realtime";
+import type { Json } from "../../schema/columns";
 import type { AppEnv } from "../env";
 import type { Db } from "./db";
 import { signedMediaUrl } from "./media";
@@ -63,7 +64,21 @@ export function presentTicket(
     lastMessagePreview: ticket.lastMessagePreview,
     createdAt: ticket.createdAt,
     closedAt: ticket.closedAt,
+    referral: referralAnswer(ticket.referral),
   };
+}
+
+const REFERRAL_KEYS = ["sourceUrl", "sourceType", "sourceId", "headline", "body", "mediaType", "imageUrl", "videoUrl", "thumbnailUrl", "ctwaClid"] as const;
+
+/** A stored `referral` (tickets.referral, contacts.referral) as the API shows it: its text fields, or null. */
+export function referralAnswer(stored: { [key: string]: Json } | null): ReferralAnswer | null {
+  if (!stored) return null;
+  const out: ReferralAnswer = {};
+  for (const key of REFERRAL_KEYS) {
+    const value = stored[key];
+    if (typeof value === "string" && value) out[key] = value;
+  }
+  return Object.keys(out).length ? out : null;
 }
 
 /** Presents message rows, resolving quoted messages and signing media URLs. */
@@ -95,11 +110,14 @@ export async function presentMessages(env: AppEnv, db: Db, rows: MessageRow[]): 
             : null,
         quoted: q ? { id: q.id, body: q.deletedAt ? "" : q.body, type: q.type, direction: q.direction } : null,
         status: row.status,
-        error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
+        error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "", details: row.errorDetails } : null,
         sentAt: row.sentAt,
         seq: row.seq,
         sender: row.direction === "out" ? { memberId: row.senderMemberId, name: row.senderName } : null,
         deleted,
+        editedAt: deleted ? null : row.editedAt,
+        forwarded: row.forwarded,
+        reactions: deleted ? [] : (row.reactions ?? []),
         createdAt: row.createdAt,
       };
     }),

@@ -7,7 +7,9 @@
  * - Shared strings (xl/sharedStrings.xml) must be known before the sheet is read and can be large;
  *   they are kept as UTF-8 in 1 MiB arena chunks with two Uint32Array indexes, not as millions of
  *   JS strings, and bounded by `maxStringTableBytes` / `maxStrings`.
- * - The first sheet of the workbook is read (workbook.xml order, resolved through the relationships).
+ * - The workbook's sheets are listed in workbook.xml order with their names and kinds (resolved
+ *   through the relationships): worksheets hold cells, chart sheets and others do not. Any
+ *   worksheet can be read; by default the first one.
  * - Cell values come out as text: shared and inline strings as is; numbers in plain decimal (no
  *   exponent for integers, so a phone stored as a number reads "5511987654321"); booleans "TRUE" /
  *   "FALSE"; numbers styled with a date format as ISO "YYYY-MM-DD" (or "YYYY-MM-DDTHH:MM:SS" with a
@@ -20,10 +22,16 @@
 import { SaxesParser } from "saxes";
 import { type ByteSource, type InflateLimits, type ZipEntry, type ZipFailure, ZipError, inflateEntry, readZipDirectory } from "./zip-reader";
 
-/** Why a workbook could not be read. `not_xlsx`: a zip (or anything) that is not a spreadsheet. */
-export type XlsxFailure = ZipFailure | "not_xlsx";
+/**
+ * Why a workbook could not be read. `not_xlsx`: a zip (or anything) that is not a spreadsheet;
+ * `no_worksheet`: the sheet asked for is not a worksheet (a chart sheet, or no such index).
+ */
+export type XlsxFailure = ZipFailure | "not_xlsx" | "no_worksheet";
 
-/** A workbook that cannot be read; `message` is a user-facing sentence. */
+/**
+ * A workbook that cannot be read. `reason` is the stable code to show the user (translated by the
+ * web); `message` is a detail for logs and tests (it may name parts and parser errors), never shown.
+ */
 export class XlsxError extends Error {
   constructor(
     readonly reason: XlsxFailure,
@@ -80,12 +88,24 @@ export type RowScan = {
   dimensionRows?: number;
 };
 
-/** An opened workbook: its first sheet can be scanned any number of times. */
+/** What a sheet of the workbook is: only worksheets hold cells (chart sheets hold a chart). */
+export type XlsxSheetKind = "worksheet" | "chartsheet" | "other";
+
+/** One sheet of the workbook, in the workbook's (tab) order. `index` is its 0-based position. */
+export type XlsxSheetInfo = { index: number; name: string; kind: XlsxSheetKind; hidden: boolean };
+
+/** An opened workbook: any of its worksheets can be scanned any number of times. */
 export type XlsxWorkbook = {
-  /** Part name of the sheet read (e.g. "xl/worksheets/sheet1.xml"). */
-  sheet: string;
-  /** Streams the first sheet's non-empty rows in order. Throws XlsxError. */
-  rows(scan?: RowScan): AsyncGenerator<XlsxRow>;
+  /** Every sheet in tab order (at least one worksheet is not guaranteed: a workbook may hold only charts). */
+  sheets: XlsxSheetInfo[];
+  /** Part name of the first worksheet (e.g. "xl/worksheets/sheet1.xml"), or null when there is none. */
+  sheet: string | null;
+  /**
+   * Streams the non-empty rows of the worksheet at `sheetIndex` (default: the first worksheet) in
+   * order. Throws XlsxError: `damaged` (also when the workbook names a part it does not hold),
+   * `no_worksheet` when the index is not a worksheet.
+   */
+  rows(scan?: RowScan, sheetIndex?: number): AsyncGenerator<XlsxRow>;
 };
 
 const localName = (name: string) => {
@@ -139,15 +159,10 @@ function xmlFeeder(part: string, handlers: XmlHandlers) {
       at = next + 1;
     }
     if (gap > MAX_MARKUP_GAP_CHARS) throw new XlsxError("damaged", `The file is damaged (${part} has more than 1 MB of text without markup).`);
-    try {
-      parser.write(text);
-    } catch (error) {
-      failure ??= error instanceof Error ? error : new Error(String(error));
-    }
-    if (failure) {
-      if (failure instanceof XlsxError) throw failure;
-      throw new XlsxError("damaged", `The file is damaged (${part} is not valid XML: ${failure.message.split("\n")[0]}).`);
-    }
+    // saxes reports bad XML through "error" (recorded in `failure`); anything thrown out of write()
+    // comes from our handlers: an XlsxError (a limit) or a bug, which must not pass for a damaged file.
+    parser.write(text);
+    if (failure) throw new XlsxError("damaged", `The file is damaged (${part} is not valid XML: ${failure.message.split("\n")[0]}).`);
   };
   return {
     write(bytes: Uint8Array) {
@@ -155,15 +170,8 @@ function xmlFeeder(part: string, handlers: XmlHandlers) {
     },
     end() {
       feed(decoder.decode());
-      try {
-        parser.close();
-      } catch (error) {
-        failure ??= error instanceof Error ? error : new Error(String(error));
-      }
-      if (failure) {
-        if (failure instanceof XlsxError) throw failure;
-        throw new XlsxError("damaged", `The file is damaged (${part} is not valid XML: ${failure.message.split("\n")[0]}).`);
-      }
+      parser.close();
+      if (failure) throw new XlsxError("damaged", `The file is damaged (${part} is not valid XML: ${failure.message.split("\n")[0]}).`);
     },
   };
 }
@@ -189,8 +197,9 @@ class StringTable {
     if (this.count >= this.limits.maxStrings) {
       throw new XlsxError("unsupported", `The file has more than ${this.limits.maxStrings.toLocaleString("en-US")} distinct texts; split it into smaller files.`);
     }
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (this.used + text.length * 3 > StringTable.CHUNK) {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit. An empty string (`<si><t/></si>`, which Excel
+    // writes) still needs a chunk to point into, also when it is the very first string.
+    if (this.chunks.length === 0 || this.used + text.length * 3 > StringTable.CHUNK) {
       this.chunks.push(new Uint8Array(StringTable.CHUNK));
       this.used = 0;
     }
@@ -215,7 +224,7 @@ class StringTable {
   }
 
   get(index: number): string {
-    if (!(index >= 0 && index < this.count)) return "";
+    if (!(index >= 0 && index < this.count) || this.lengths[index] === 0) return "";
     const start = this.starts[index]!;
     const chunk = this.chunks[Math.floor(start / StringTable.CHUNK)]!;
     const offset = start % StringTable.CHUNK;
@@ -323,17 +332,21 @@ async function open(source: ByteSource, limits: XlsxLimits): Promise<XlsxWorkboo
   if (!entries.has("[Content_Types].xml") || !workbookEntry) throw new XlsxError("not_xlsx", "The file must be .xlsx");
 
   let date1904 = false;
-  let firstSheetRel: string | null = null;
+  const declared: { name: string; rel: string; hidden: boolean }[] = [];
   await parseSmallPart(source, workbookEntry, limits, {
     open(name, attributes) {
       if (name === "workbookPr") date1904 = attributes.date1904 === "1" || attributes.date1904 === "true";
-      if (name === "sheet" && firstSheetRel === null) {
-        firstSheetRel = Object.entries(attributes).find(([key]) => localName(key) === "id" && key !== "sheetId")?.[1] ?? "";
+      if (name === "sheet") {
+        declared.push({
+          name: attributes.name ?? "",
+          rel: Object.entries(attributes).find(([key]) => localName(key) === "id" && key !== "sheetId")?.[1] ?? "",
+          hidden: attributes.state === "hidden" || attributes.state === "veryHidden",
+        });
       }
     },
   });
 
-  const targets = new Map<string, string>();
+  const targets = new Map<string, { target: string; type: string }>();
   let sharedStringsPart: string | null = null;
   let stylesPart: string | null = null;
   const relsEntry = entries.get("xl/_rels/workbook.xml.rels");
@@ -342,16 +355,37 @@ async function open(source: ByteSource, limits: XlsxLimits): Promise<XlsxWorkboo
       open(name, attributes) {
         if (name !== "Relationship" || !attributes.Id || !attributes.Target) return;
         const target = resolveTarget("xl/", attributes.Target);
-        targets.set(attributes.Id, target);
+        targets.set(attributes.Id, { target, type: attributes.Type ?? "" });
         if (attributes.Type?.endsWith("/sharedStrings")) sharedStringsPart = target;
         if (attributes.Type?.endsWith("/styles")) stylesPart = target;
       },
     });
   }
-  const sheet = (firstSheetRel !== null ? targets.get(firstSheetRel) : undefined) ?? "xl/worksheets/sheet1.xml";
-  const found = entries.get(sheet);
-  if (!found) throw new XlsxError("damaged", "The file is damaged (the workbook names a sheet it does not hold).");
-  const sheetEntry: ZipEntry = found;
+  // Each sheet's part and kind, by its relationship's type (…/worksheet, …/chartsheet, …/dialogsheet,
+  // …/xlMacrosheet). A workbook without relationships is read the way Excel names its first sheet.
+  const sheets: XlsxSheetInfo[] = [];
+  const parts: (string | null)[] = [];
+  if (!declared.length) declared.push({ name: "Sheet1", rel: "", hidden: false });
+  declared.forEach((d, index) => {
+    const rel = targets.get(d.rel);
+    let kind: XlsxSheetKind;
+    let part: string | null;
+    if (rel) {
+      part = rel.target;
+      kind = rel.type.endsWith("/worksheet") ? "worksheet" : rel.type.endsWith("/chartsheet") ? "chartsheet" : "other";
+    } else if (index === 0) {
+      part = "xl/worksheets/sheet1.xml";
+      kind = "worksheet";
+    } else {
+      part = null;
+      kind = "other";
+    }
+    sheets.push({ index, name: d.name || `Sheet${index + 1}`, kind, hidden: d.hidden });
+    parts.push(part);
+  });
+  const firstWorksheet = sheets.find((sheet) => sheet.kind === "worksheet");
+  const firstPart = firstWorksheet ? (parts[firstWorksheet.index] ?? null) : null;
+  if (firstPart !== null && !entries.has(firstPart)) throw new XlsxError("damaged", "The file is damaged (the workbook names a sheet it does not hold).");
   const sharedEntry = entries.get(sharedStringsPart ?? "xl/sharedStrings.xml");
   const stylesEntry = entries.get(stylesPart ?? "xl/styles.xml");
 
@@ -411,10 +445,22 @@ async function open(source: ByteSource, limits: XlsxLimits): Promise<XlsxWorkboo
     return table;
   }
 
-  async function* rows(scan: RowScan = {}): AsyncGenerator<XlsxRow> {
+  /** The zip entry of the worksheet at `index` (default: the first worksheet). */
+  function worksheetEntry(index: number | undefined): ZipEntry {
+    const info = index === undefined ? firstWorksheet : sheets[index];
+    if (!info || info.kind !== "worksheet") throw new XlsxError("no_worksheet", `Sheet ${String(index ?? 0)} is not a worksheet.`);
+    const part = parts[info.index];
+    const entry = part ? entries.get(part) : undefined;
+    if (!entry) throw new XlsxError("damaged", "The file is damaged (the workbook names a sheet it does not hold).");
+    return entry;
+  }
+
+  async function* rows(scan: RowScan = {}, sheetIndex?: number): AsyncGenerator<XlsxRow> {
     scan.complete = false;
     scan.xmlBytes = 0;
+    scan.dimensionRows = undefined;
     try {
+      const sheetEntry = worksheetEntry(sheetIndex);
       strings ??= await loadStrings();
       const table = strings;
       const ready: XlsxRow[] = [];
@@ -550,5 +596,5 @@ async function open(source: ByteSource, limits: XlsxLimits): Promise<XlsxWorkboo
     }
   }
 
-  return { sheet, rows };
+  return { sheets, sheet: firstPart, rows };
 }

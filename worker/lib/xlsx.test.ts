@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { openXlsx, XlsxError, excelSerialToIso, isDateFormatCode, numberText, type XlsxRow } from "./xlsx-reader";
 import { memorySource } from "./zip-reader";
-import { damageSheet, excelLikeRows, excelLikeXlsx, xlsxOf, zipBombXlsx } from "../test/xlsx-fixtures";
+import { chartFirstXlsx, contactRows, damageSheet, emptySharedStringXlsx, excelLikeRows, excelLikeXlsx, workbookXlsx, xlsxOf, zipBombXlsx } from "../test/xlsx-fixtures";
 
 async function readAll(bytes: Uint8Array): Promise<XlsxRow[]> {
   const rows: XlsxRow[] = [];
@@ -25,6 +25,39 @@ async function failure(promise: Promise<unknown>): Promise<XlsxError> {
 }
 
 describe("xlsx reader", () => {
+  it("an empty shared string first in the table (<si><t/></si>) reads as an empty cell: the file is not damaged", async () => {
+    expect(await readAll(emptySharedStringXlsx())).toEqual([
+      { row: 1, cells: ["Nome", "Telefone", "Obs"] },
+      { row: 2, cells: ["Ana", "+5511970000001"] },
+      { row: 3, cells: ["", "+5511970000002", "sem nome"] },
+    ]);
+    // Anywhere else in the table too, and several of them.
+    const rows = await readAll(workbookXlsx([{ name: "A", rows: [{ row: 1, cells: ["x", "", "y", ""] }, { row: 2, cells: ["", "z"] }] }]));
+    expect(rows).toEqual([
+      { row: 1, cells: ["x", "", "y"] },
+      { row: 2, cells: ["", "z"] },
+    ]);
+  });
+
+  it("lists the sheets with their names and kinds; any worksheet can be read, a chart sheet cannot", async () => {
+    const workbook = await openXlsx(memorySource(chartFirstXlsx()));
+    expect(workbook.sheets).toEqual([
+      { index: 0, name: "Gráfico", kind: "chartsheet", hidden: false },
+      { index: 1, name: "Vazia", kind: "worksheet", hidden: false },
+      { index: 2, name: "Contatos", kind: "worksheet", hidden: false },
+    ]);
+    const read = async (sheet?: number) => {
+      const out: XlsxRow[] = [];
+      for await (const row of workbook.rows({}, sheet)) out.push(row);
+      return out;
+    };
+    // By default the first worksheet (never the chart sheet in front of it).
+    expect(await read()).toEqual([]);
+    expect(await read(2)).toEqual(contactRows(1, 3));
+    expect((await failure(read(0))).reason).toBe("no_worksheet");
+    expect((await failure(read(7))).reason).toBe("no_worksheet");
+  });
+
   it("reads an Excel-style workbook: shared strings after the sheet, rich text, dates, numbers, booleans, inline strings", async () => {
     expect(await readAll(excelLikeXlsx())).toEqual(excelLikeRows);
   });

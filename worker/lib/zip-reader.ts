@@ -25,7 +25,10 @@ export interface ByteSource {
 /** Why a zip could not be read. `not_zip`: no zip structure at all (the upload is not an .xlsx). */
 export type ZipFailure = "not_zip" | "damaged" | "encrypted" | "unsupported" | "zip_bomb";
 
-/** A zip that cannot be read; `message` is a user-facing sentence. */
+/**
+ * A zip that cannot be read. `reason` is the stable code callers show (translated) to users;
+ * `message` is a detail for logs and tests (it names parts and offsets) and is never shown.
+ */
 export class ZipError extends Error {
   constructor(
     readonly reason: ZipFailure,

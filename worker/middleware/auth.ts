@@ -1,19 +1,24 @@
 /**
  * Authentication and tenancy middleware (STYLE habit 2).
  * - requireUser: `Authorization: Bearer <JWT>`; 401 `unauthorized` when missing, bad, expired or
- *   of an older token version.
+ *   of an older token version. Or a company API key, which reaches the public API routes only
+ *   (authenticateApiKey below).
  * - requireCompany: the user's active company and membership; 403 `no_company` when the user is in
- *   no company ('You are not part of any company!').
+ *   no company ('You are not part of any company!'). For an API key: the key's company and the
+ *   permissions of its scopes (no member).
  * - requirePermission(...p): 403 `forbidden` unless the member's roles grant one of `p` (spec §6).
  * - requireSubscription: 402 `payment_required` when the company's subscription gives no access.
  */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { METHOD_NAME_ALL } from "hono/router";
+import { matchedRoutes } from "hono/route";
 import { and, eq } from "drizzle-orm";
 import { companies, memberRoles, members, roles, users } from "../../schema";
 import { COMPANY_PERMISSIONS, type CompanyPermission } from "../../schema/permissions";
 import { AppError, forbidden, unauthorized } from "../lib/errors";
 import { verifySession } from "../lib/jwt";
-import { sha256Hex } from "../lib/crypto";
+import { API_KEY_PREFIX, findLiveApiKey, permissionsOfScopes, publicApiRouteOf } from "../lib/api-keys";
 import { subscriptionValid } from "../lib/subscription";
 import type { HonoEnv } from "./context";
 
@@ -22,7 +27,7 @@ export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
   const match = /^Bearer\s+(.+)$/i.exec(header);
   const apiKey = c.req.header("X-Api-Key") ?? (match?.[1]?.startsWith(API_KEY_PREFIX) ? match[1] : undefined);
   if (apiKey) {
-    c.set("user", await userOfApiKey(c.var.db, apiKey.trim()));
+    await authenticateApiKey(c, apiKey.trim());
     return next();
   }
   // Browsers cannot set headers on a WebSocket: only /api/ws accepts the token in the query.
@@ -36,25 +41,39 @@ export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
   await next();
 });
 
-/** Prefix of company API keys (`cv_` + 32 random bytes, base64url). */
-export const API_KEY_PREFIX = "cv_";
-
 /**
- * The public API (DESIGN.md "API conventions") accepts a company API key (`X-Api-Key` or
- * `Authorization: Bearer cv_…`): the call acts as the company's owner, inside that company only.
- * 401 for an unknown key.
+ * A request carrying a company API key (`X-Api-Key: cv_…` or `Authorization: Bearer cv_…`) is an
+ * integration, not a user (issue 8 §6; worker/lib/api-keys.ts): 401 `unauthorized` for an unknown or
+ * revoked key; 403 `api_key_not_allowed` on any route outside PUBLIC_API_ROUTES (so /api/me,
+ * /api/logout, /api/user/*, invites, company switching, members and roles refuse keys); 403
+ * `insufficient_scope` (the message names the scope) when the key lacks the route's scope. Sets
+ * `c.var.apiKey`; `c.var.user` stays unset.
  */
-async function userOfApiKey(db: HonoEnv["Variables"]["db"], key: string) {
-  const company = key.startsWith(API_KEY_PREFIX)
-    ? await db.query.companies.findFirst({ where: eq(companies.apiKeyHash, await sha256Hex(key)) })
-    : undefined;
-  if (!company) throw unauthorized("Invalid API key.");
-  const owner = await db.query.users.findFirst({ where: eq(users.id, company.ownerId) });
-  if (!owner) throw unauthorized("Invalid API key.");
-  return { ...owner, activeCompanyId: company.id };
+async function authenticateApiKey(c: Context<HonoEnv>, key: string): Promise<void> {
+  const row = await findLiveApiKey(c.var.db, key);
+  if (!row) throw unauthorized("Invalid API key.");
+  // The route that answers: the first matched route from here on that is not path-wide middleware
+  // (`.use`, method ALL); a route's own middleware chain shares its method and path.
+  const answering = matchedRoutes(c).slice(c.req.routeIndex).find((r) => r.method !== METHOD_NAME_ALL);
+  const route = answering ? publicApiRouteOf(answering.method, answering.path) : null;
+  if (!route) throw new AppError("api_key_not_allowed", "API keys cannot call this route; it is not part of the public API.");
+  if (!row.scopes.includes(route.scope)) {
+    throw new AppError("insufficient_scope", `This API key lacks the scope ${route.scope}.`, { scope: route.scope });
+  }
+  c.set("apiKey", { id: row.id, companyId: row.companyId, name: row.name, scopes: row.scopes });
 }
 
 export const requireCompany = createMiddleware<HonoEnv>(async (c, next) => {
+  const key = c.var.apiKey;
+  if (key) {
+    // The key's own company, with the permissions its scopes stand for; no member, no owner.
+    const company = await c.var.db.query.companies.findFirst({ where: eq(companies.id, key.companyId) });
+    if (!company) throw unauthorized("Invalid API key.");
+    c.set("company", company);
+    c.set("isOwner", false);
+    c.set("permissions", permissionsOfScopes(key.scopes));
+    return next();
+  }
   const user = c.var.user;
   const loaded = user.activeCompanyId ? await loadMembership(c.var.db, user.id, user.activeCompanyId) : null;
   if (!loaded) throw new AppError("no_company", "You are not part of any company!");

@@ -37,8 +37,12 @@ export type OutboundTarget = {
   recipientPhone: string | null;
 };
 
-/** Who sends: a member (name shown to the customer when the company's showAttendantName is on). */
-export type Sender = { memberId: string; name: string; showName: boolean } | null;
+/**
+ * Who sends: a member (name shown to the customer when the company's showAttendantName is on), a
+ * company API key through the public API (recorded in messages.api_key_id, no sender member; its
+ * name is kept as the sender name and never shown to the customer), or null (flows, greetings).
+ */
+export type Sender = { memberId: string; name: string; showName: boolean } | { apiKeyId: string; name: string } | null;
 
 /**
  * Stores and sends one message. `idempotencyKey` (client-generated) makes a retried request answer
@@ -65,7 +69,7 @@ export async function sendToTicket(
       quotedId: null,
     });
   }
-  const shownBody = sender?.showName && content.body.trim() ? `*${sender.name}:*\n${content.body}` : content.body;
+  const shownBody = sender && "memberId" in sender && sender.showName && content.body.trim() ? `*${sender.name}:*\n${content.body}` : content.body;
   const quotedExternalId = content.quotedExternalId ?? undefined;
   let outbound: OutboundMessage;
   if (content.type === "text") {
@@ -116,11 +120,11 @@ async function store(
     forwarded: false,
     reactions: null,
     errorDetails: null,
-    apiKeyId: null,
+    apiKeyId: sender && "apiKeyId" in sender ? sender.apiKeyId : null,
     errorCode: null,
     errorMessage: null,
     sentAt: at,
-    senderMemberId: sender?.memberId ?? null,
+    senderMemberId: sender && "memberId" in sender ? sender.memberId : null,
     senderName: sender?.name ?? null,
     idempotencyKey,
     deletedAt: null,

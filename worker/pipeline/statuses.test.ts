@@ -117,7 +117,7 @@ describe("delivery statuses move forward only", () => {
     expect((await c.shown(m.id)).status).toBe("read");
   });
 
-  it("failed carries the provider's error code and message", async () => {
+  it("failed carries the provider's error code, message and detail", async () => {
     const c = await conversation();
     const m = await c.outbound("sent");
     await c.report(
@@ -127,14 +127,14 @@ describe("delivery statuses move forward only", () => {
     );
     const shown = await c.shown(m.id);
     expect(shown.status).toBe("failed");
-    expect(shown.error).toEqual({ code: "131026", message: "Message undeliverable." });
+    expect(shown.error).toEqual({ code: "131026", message: "Message undeliverable.", details: "Receiver is not on WhatsApp" });
   });
 
   it("failed without a message takes the error's title", async () => {
     const c = await conversation();
     const m = await c.outbound("sent");
     await c.report(waStatus(m.externalId!, "failed", { errors: [{ code: 131047, title: "Re-engagement message" }] }));
-    expect((await c.shown(m.id)).error).toEqual({ code: "131047", message: "Re-engagement message" });
+    expect((await c.shown(m.id)).error).toEqual({ code: "131047", message: "Re-engagement message", details: null });
   });
 
   it("failed after delivered or read is ignored: the message did reach the phone", async () => {

@@ -3,6 +3,8 @@
  * moves forward: `read` may come without `delivered`, a late `sent` after `read` is ignored
  * (Meta's status webhook reference; chatwoot#14529), and `failed` is taken only before
  * `delivered`. The update is one conditional statement, so concurrent reports cannot move it back.
+ * A failure keeps the provider's code, message and longer detail (`errors[].error_data.details`);
+ * an orphan failure (before the wamid is known) keeps the code and message only.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { messages, orphanStatuses, type ConnectionRow } from "../../schema";
@@ -22,7 +24,7 @@ const rankSql = sql`CASE ${messages.status} WHEN 'pending' THEN 0 WHEN 'received
 export async function applyStatus(
   db: Db,
   connection: ConnectionRow,
-  status: Pick<InboundStatus, "externalId" | "status" | "timestamp" | "errorCode" | "errorMessage">,
+  status: Pick<InboundStatus, "externalId" | "status" | "timestamp" | "errorCode" | "errorMessage" | "errorDetails">,
   options: { recordOrphan: boolean } = { recordOrphan: true },
 ): Promise<{ id: string; ticketId: string } | null> {
   const rank = STATUS_RANK[status.status];
@@ -31,7 +33,9 @@ export async function applyStatus(
     .update(messages)
     .set({
       status: status.status,
-      ...(status.status === "failed" ? { errorCode: status.errorCode ?? "unknown", errorMessage: status.errorMessage ?? "" } : {}),
+      ...(status.status === "failed"
+        ? { errorCode: status.errorCode ?? "unknown", errorMessage: status.errorMessage ?? "", errorDetails: status.errorDetails ?? null }
+        : {}),
       updatedAt: Date.now(),
     })
     .where(

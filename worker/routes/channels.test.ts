@@ -29,6 +29,7 @@ import {
   waMessage,
   wamid,
 } from "../test/channel-helpers";
+import { mediaBytes } from "../test/media-fixtures";
 import { call, countRows, expectStatus, register } from "../test/helpers";
 
 /** Rows of the company behind `connectionId` in the pipeline's tables. */
@@ -245,7 +246,7 @@ describe("each inbound message type is stored right", () => {
     it(`an inbound ${type} is fetched from the Graph API, stored in R2 and served through a signed URL`, async () => {
       const { owner, phoneNumberId, from } = await setup();
       const mediaId = `${Date.now()}${Math.floor(Math.random() * 1e9)}`;
-      const bytes = someBytes(2048, type.length);
+      const bytes = mediaBytes(mime, 2048, type.length);
       await addStandInMedia(mediaId, mime, bytes);
       const message = await receive(owner.token, phoneNumberId, waMessage(from, type, { [type]: { id: mediaId, mime_type: mime, sha256: "abc", ...extra } }));
       expect(message.type).toBe(type);
@@ -365,23 +366,23 @@ describe("each inbound message type is stored right", () => {
     expect(message.payload).toMatchObject({ replyId: "MORE_INFO", title: "Quero saber mais" });
   });
 
-  it("a reaction is stored with its emoji and target, and does not replace the list preview", async () => {
+  it("a reaction shows on its target message (no message of its own) and does not replace the list preview", async () => {
     const { owner, phoneNumberId, from } = await setup();
     const target = wamid();
     await receive(owner.token, phoneNumberId, waMessage(from, "text", { text: { body: "Chegou?" } }, { id: target, ts: 1_700_000_000 }));
-    const message = await receive(owner.token, phoneNumberId, waMessage(from, "reaction", { reaction: { message_id: target, emoji: "👍" } }, { ts: 1_700_000_010 }));
-    expect(message.type).toBe("reaction");
-    expect(message.body).toBe("👍");
-    expect(message.payload).toMatchObject({ targetExternalId: target, emoji: "👍" });
-    expect((await onlyTicket(owner.token)).lastMessagePreview).toBe("Chegou?");
+    await deliverOk(messageWebhook(phoneNumberId, waMessage(from, "reaction", { reaction: { message_id: target, emoji: "👍" } }, { ts: 1_700_000_010 })));
+    const ticket = await onlyTicket(owner.token);
+    const page = await ticketMessages(owner.token, ticket.id);
+    expect(page.results.map((m) => [m.body, m.reactions.map((r) => r.emoji)])).toEqual([["Chegou?", ["👍"]]]);
+    expect(ticket.lastMessagePreview).toBe("Chegou?");
   });
 
   it("an unknown message type is stored as `unsupported` (shown as 'Waiting for this message.'), not dropped", async () => {
     const { owner, phoneNumberId, from } = await setup();
-    const message = await receive(owner.token, phoneNumberId, waMessage(from, "order", { order: { catalog_id: "1", product_items: [] } }));
+    const message = await receive(owner.token, phoneNumberId, waMessage(from, "poll", { poll: { question: "?" } }));
     expect(message.type).toBe("unsupported");
     expect(message.body).toBe("");
-    expect(message.payload).toMatchObject({ providerType: "order" });
+    expect(message.payload).toMatchObject({ providerType: "poll" });
     const ticket = await onlyTicket(owner.token);
     expect(ticket.status).toBe("pending");
     expect(ticket.unreadCount).toBe(1);
@@ -504,7 +505,7 @@ describe("sending through the Cloud API adapter", () => {
     const from = uniqueWaId();
     await deliverOk(textWebhook(phoneNumberId, from, wamid(), "Manda o boleto"));
     const ticketId = (await onlyTicket(owner.token)).id;
-    const bytes = someBytes(3000, 7);
+    const bytes = mediaBytes("application/pdf", 3000, 7);
     const form = new FormData();
     form.append("file", new File([bytes], "boleto.pdf", { type: "application/pdf" }));
     form.append("body", "Segue o boleto");
@@ -540,7 +541,7 @@ describe("sending through the Cloud API adapter", () => {
     await deliverOk(textWebhook(phoneNumberId, uniqueWaId(), wamid(), "Foto?"));
     const ticketId = (await onlyTicket(owner.token)).id;
     const form = new FormData();
-    form.append("file", new File([someBytes(100)], "foto.png", { type: "image/png" }));
+    form.append("file", new File([mediaBytes("image/png", 100)], "foto.png", { type: "image/png" }));
     form.append("body", "Aqui");
     const sent = await expectStatus<MessageAnswer>(await call("POST", `/api/tickets/${ticketId}/messages`, { token: owner.token, form }), 201);
     expect(sent.type).toBe("image");
@@ -596,7 +597,7 @@ describe("sending through the Cloud API adapter", () => {
       (p) => p.results.find((m) => m.id === sent.id)?.status === "failed",
       "the send to fail",
     );
-    expect(page.results.find((m) => m.id === sent.id)?.error).toEqual({ code: "131047", message: "Re-engagement message" });
+    expect(page.results.find((m) => m.id === sent.id)?.error).toEqual({ code: "131047", message: "Re-engagement message", details: null });
   });
 });
 

@@ -18,7 +18,7 @@ import { AppError } from "../lib/errors";
 import { hit } from "../lib/rate-limit";
 import { sandboxDeviceOf } from "../lib/realtime";
 import { zv } from "../lib/validate";
-import { ingestEvents, routeConnection, type IngestSummary } from "../pipeline/inbound";
+import { ingestBatch, type IngestSummary } from "../pipeline/inbound";
 
 /** Constant-time string comparison (for the verify token). */
 function sameText(a: string, b: string): boolean {
@@ -30,22 +30,23 @@ function sameText(a: string, b: string): boolean {
 
 /**
  * One provider delivery, whoever the provider: its adapter authenticates and normalises it, each
- * batch goes to its connection (unknown ones are skipped) and is stored, deduplicated. Answers 200
- * only after storing, so a failure (500) makes the provider redeliver: a message is never
- * acknowledged before it is stored.
+ * batch goes to its connection and is stored, deduplicated; what cannot be placed (an unknown
+ * number, an event without identity) is kept as a rejected event. Answers 200 only after storing,
+ * so a failure (500) makes the provider redeliver: a message is never acknowledged before it is
+ * stored.
  */
 async function receiveDelivery(env: HonoEnv["Bindings"], db: HonoEnv["Variables"]["db"], channel: ConnectionRow["channel"], request: Request) {
   const adapter = adapterFor(env, { channel });
+  const receivedAt = Date.now();
   const routed = await adapter.receive(request);
-  const total: IngestSummary = { stored: 0, duplicates: 0, statuses: 0, ignored: 0 };
+  const total: IngestSummary = { stored: 0, duplicates: 0, statuses: 0, ignored: 0, rejected: 0 };
   for (const batch of routed) {
-    const connection = await routeConnection(db, batch.route, channel);
-    if (!connection) continue;
-    const summary = await ingestEvents(env, connection, batch.events);
+    const summary = await ingestBatch(env, db, channel, batch, receivedAt);
     total.stored += summary.stored;
     total.duplicates += summary.duplicates;
     total.statuses += summary.statuses;
     total.ignored += summary.ignored;
+    total.rejected += summary.rejected;
   }
   return { ok: true, ...total };
 }
@@ -66,9 +67,9 @@ export const channelsRoutes = new Hono<HonoEnv>()
   })
   /**
    * POST /api/channels/{provider}/webhook (provider: `whatsapp`, `sandbox`): one delivery of the
-   * provider → 200 {ok, stored, duplicates, statuses, ignored}. WhatsApp: Meta's signed events
-   * (bad or missing `X-Hub-Signature-256` → 401, nothing stored; not JSON or not an envelope →
-   * 400; an unknown phone_number_id is skipped). Sandbox: the phone's events with its device
+   * provider → 200 {ok, stored, duplicates, statuses, ignored, rejected}. WhatsApp: Meta's signed
+   * events (bad or missing `X-Hub-Signature-256` → 401, nothing stored; not JSON or not an envelope
+   * → 400; an unknown phone_number_id is kept as a rejected event without a company). Sandbox: the phone's events with its device
    * token. 404 for an unknown provider.
    */
   .post("/:provider/webhook", async (c) => {

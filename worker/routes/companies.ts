@@ -1,19 +1,21 @@
 /**
  * Companies (spec §3 Company, §7): the user's companies, the active company and its settings, the
- * activation code, the API key, and invites.
+ * activation code, the company's API keys (worker/lib/api-keys.ts), and invites.
  */
 import { Hono } from "hono";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { companies, invites, memberRoles, members, roles, users } from "../../schema";
+import { companies, invites, memberRoles, members, roles, users, type UserRow } from "../../schema";
 import { activeCodeInput, inviteInput } from "../../schema/validation/company";
+import { apiKeyCreateInput } from "../../schema/validation/api-keys";
 import { LOCALES, idSchema, nameSchema, phoneSchema, timezoneSchema } from "../../schema/validation/common";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
 import { activationCodeHash } from "../lib/accounts";
-import { randomToken, sha256Hex } from "../lib/crypto";
+import { createApiKey, listApiKeys, revokeApiKey } from "../lib/api-keys";
 import { now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
+import { assertCanGrant } from "../lib/grants";
 import { newId } from "../lib/ids";
 import { storeImage } from "../lib/images";
 import { presentInvites } from "../lib/invites";
@@ -21,6 +23,7 @@ import { sendMail } from "../lib/mail";
 import { fileUrl, presentCompany } from "../lib/present";
 import { hit } from "../lib/rate-limit";
 import { zv } from "../lib/validate";
+import { multipartBody } from "../lib/multipart";
 
 const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
 const booleanField = z.preprocess(
@@ -43,10 +46,14 @@ const companyForm = z.object({
 
 const idParam = z.object({ id: idSchema });
 
-/** API keys: `cv_` + 32 random bytes base64url; only the SHA-256 is stored. */
-async function newApiKey() {
-  const key = `cv_${randomToken(32)}`;
-  return { key, hash: await sha256Hex(key), hint: key.slice(-4) };
+/** An API key's id: a UUIDv7, or the 32 hex digits migration 0004 gave the keys it copied. */
+const apiKeyIdParam = z.object({ id: z.union([idSchema, z.string().regex(/^[0-9a-f]{32}$/)], { error: "invalid_id" }) });
+
+/** 403 `email_not_verified` unless the user proved they own their address (issue 8 point 4). */
+function requireVerifiedEmail(user: Pick<UserRow, "emailVerifiedAt">): void {
+  if (user.emailVerifiedAt === null) {
+    throw new AppError("email_not_verified", "Verify your e-mail address first: enter the code we mailed you.");
+  }
 }
 
 export const companiesRoutes = new Hono<HonoEnv>()
@@ -64,12 +71,15 @@ export const companiesRoutes = new Hono<HonoEnv>()
   })
   /**
    * POST /api/companies/invite/{id}/accept → {companyId}: the invited user joins with the invite's
-   * roles. 404 unless the invite is pending and addressed to the user's e-mail.
+   * roles. 403 `email_not_verified` until the user proved their address (POST
+   * /api/me/verify-email; issue 8 point 4: an invite goes only to the owner of the address); 404
+   * unless the invite is pending and addressed to the user's e-mail.
    */
   .post("/invite/:id/accept", zv("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
     const db = c.var.db;
     const user = c.var.user;
+    requireVerifiedEmail(user);
     const invite = await db.query.invites.findFirst({
       where: and(eq(invites.id, id), eq(invites.email, user.email), eq(invites.status, "pending")),
     });
@@ -98,9 +108,13 @@ export const companiesRoutes = new Hono<HonoEnv>()
     ]);
     return c.json({ companyId: invite.companyId });
   })
-  /** POST /api/companies/invite/{id}/reject → 204. 404 unless pending and addressed to the user. */
+  /**
+   * POST /api/companies/invite/{id}/reject → 204. 403 `email_not_verified` until the user proved
+   * their address; 404 unless pending and addressed to the user.
+   */
   .post("/invite/:id/reject", zv("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
+    requireVerifiedEmail(c.var.user);
     const updated = await c.var.db
       .update(invites)
       .set({ status: "rejected", updatedAt: now() })
@@ -117,7 +131,7 @@ export const companiesRoutes = new Hono<HonoEnv>()
    * PUT /api/companies/active multipart → CompanyAnswer. Permission settings_company.
    * 400 names the failing field; nothing is written then.
    */
-  .put("/active", requirePermission("settings_company"), zv("form", companyForm), async (c) => {
+  .put("/active", requirePermission("settings_company"), multipartBody("image"), zv("form", companyForm), async (c) => {
     const input = c.req.valid("form");
     const company = c.var.company;
     const removeImage = input.image === "null" || input.image === "";
@@ -140,7 +154,8 @@ export const companiesRoutes = new Hono<HonoEnv>()
   })
   /**
    * POST /api/companies/active-code {code} → CompanyAnswer: activates the company with the 6-digit
-   * code mailed at registration. 400 invalid_code (field `code`); 429 after 10 tries an hour.
+   * code mailed at registration (or by /api/me/verify-email/resend); when the owner enters it, it
+   * verifies their e-mail as well. 400 invalid_code (field `code`); 429 after 10 tries an hour.
    */
   .post("/active-code", requirePermission("settings_company"), zv("json", activeCodeInput), async (c) => {
     const { code } = c.req.valid("json");
@@ -150,25 +165,40 @@ export const companiesRoutes = new Hono<HonoEnv>()
     if (company.activationCodeHash !== (await activationCodeHash(company.id, code))) {
       throw new AppError("validation_failed", "The activation code is not valid.", { code: "invalid_code" });
     }
+    const at = now();
     const [updated] = await c.var.db
       .update(companies)
-      .set({ activatedAt: now(), activationCodeHash: null, updatedAt: now() })
+      .set({ activatedAt: at, activationCodeHash: null, updatedAt: at })
       .where(eq(companies.id, company.id))
       .returning();
+    // The code went only to the owner's address: the owner entering it proves that address too.
+    if (company.ownerId === c.var.user.id && c.var.user.emailVerifiedAt === null) {
+      await c.var.db
+        .update(users)
+        .set({ emailVerifiedAt: at, emailCodeHash: null, emailCodeExpiresAt: null, updatedAt: at })
+        .where(eq(users.id, c.var.user.id));
+    }
     return c.json(presentCompany(updated ?? company));
   })
   /**
-   * POST /api/companies/active/api-key → {apiKey}: a new API key, shown this once; the old key
-   * stops working. Permission settings_company.
+   * GET /api/companies/active/api-keys → ApiKeyAnswer[] (newest first, revoked ones with their
+   * revokedAt): never the key nor its hash. Permission settings_company.
    */
-  .post("/active/api-key", requirePermission("settings_company"), async (c) => {
-    const { key, hash, hint } = await newApiKey();
-    await c.var.db
-      .update(companies)
-      .set({ apiKeyHash: hash, apiKeyHint: hint, updatedAt: now() })
-      .where(eq(companies.id, c.var.company.id));
-    return c.json({ apiKey: key, apiKeyHint: `••••••••${hint}` });
-  })
+  .get("/active/api-keys", requirePermission("settings_company"), async (c) => c.json(await listApiKeys(c.var.db, c.var.company.id)))
+  /**
+   * POST /api/companies/active/api-keys {name, scopes[]} → 201 ApiKeyCreatedAnswer: the key (`cv_…`)
+   * shown this once. 400 names `name` or `scopes`. Permission settings_company.
+   */
+  .post("/active/api-keys", requirePermission("settings_company"), zv("json", apiKeyCreateInput), async (c) =>
+    c.json(await createApiKey(c.var.db, c.var.company.id, c.var.memberId, c.req.valid("json")), 201),
+  )
+  /**
+   * DELETE /api/companies/active/api-keys/{id} → ApiKeyAnswer: revoked; the key answers 401 from the
+   * next request on. 404 for a key of another company. Permission settings_company.
+   */
+  .delete("/active/api-keys/:id", requirePermission("settings_company"), zv("param", apiKeyIdParam), async (c) =>
+    c.json(await revokeApiKey(c.var.db, c.var.company.id, c.req.valid("param").id)),
+  )
   /** GET /api/companies/invites → InviteAnswer[]: the company's pending invites. settings_members. */
   .get("/invites", requirePermission("settings_members"), async (c) => {
     const company = c.var.company;
@@ -184,7 +214,8 @@ export const companiesRoutes = new Hono<HonoEnv>()
    * POST /api/companies/invite {email, roles} → 201 InviteAnswer. Re-inviting a pending address
    * updates its roles and mails again. 400 for unknown roles (field `roles`); 409 conflict when the
    * address already belongs to a member (field `email`) or the Owner role is asked for (field
-   * `roles`). Permission settings_members.
+   * `roles`). Permission settings_members. 403 `forbidden` (field `roles` = `permissions_not_held`)
+   * when a role carries a permission the inviter does not hold (issue 8 point 2).
    */
   .post("/invite", requirePermission("settings_members"), zv("json", inviteInput), async (c) => {
     const { email, roles: roleIds } = c.req.valid("json");
@@ -192,12 +223,13 @@ export const companiesRoutes = new Hono<HonoEnv>()
     const company = c.var.company;
     const wanted = [...new Set(roleIds)];
     const found = await db
-      .select({ id: roles.id, isOwner: roles.isOwner })
+      .select({ id: roles.id, isOwner: roles.isOwner, permissions: roles.permissions })
       .from(roles)
       .where(and(eq(roles.companyId, company.id), inArray(roles.id, wanted)));
     if (found.length !== wanted.length) throw new AppError("validation_failed", "Unknown role.", { roles: "invalid_id" });
     // Same rule as member update: otherwise settings_members could mint owners by invite.
     if (found.some((r) => r.isOwner)) throw new AppError("conflict", "The Owner role belongs to the company's owner only.", { roles: "owner_role" });
+    assertCanGrant(c.var.permissions, found.flatMap((r) => r.permissions), "roles");
     const already = await db
       .select({ id: members.id })
       .from(members)
@@ -219,7 +251,7 @@ export const companiesRoutes = new Hono<HonoEnv>()
       sendMail(c.env, {
         to: email,
         subject: `${c.env.APP_NAME}: ${c.var.user.name} invited you to ${company.name}`,
-        text: `${c.var.user.name} invited you to join ${company.name} on ${c.env.APP_NAME}.\nSign in (or create your account with this e-mail) at ${c.env.PUBLIC_URL}/login to accept or reject the invite.\n`,
+        text: `${c.var.user.name} invited you to join ${company.name} on ${c.env.APP_NAME}.\nSign in (or create your account with this e-mail, then confirm it with the code we mail you) at ${c.env.PUBLIC_URL}/login to accept or reject the invite.\n`,
       }),
     );
     const invite = await db.query.invites.findFirst({ where: eq(invites.id, id) });

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { CompanyAnswer } from "../../schema/api-types";
 import type { MessageAnswer, TicketAnswer } from "../../schema/realtime";
 import type { TranscriptEntry } from "../durable-objects/sandbox-device";
-import { ACCESS_TOKEN, cloudConnection, deliverOk, listTickets, onlyTicket, pairSandbox, sandboxConnection, sandboxEvents, someBytes, textWebhook, ticketMessages, uniquePhoneNumberId, uniqueWaId, until, wamid, type Pairing } from "../test/channel-helpers";
-import { call, countRows, expectError, expectInvalid, expectStatus, member, register } from "../test/helpers";
+import { ACCESS_TOKEN, cloudConnection, deliverOk, listTickets, registerNumber, standInSent, onlyTicket, pairSandbox, sandboxConnection, sandboxEvents, someBytes, textWebhook, ticketMessages, uniquePhoneNumberId, uniqueWaId, until, wamid, type Pairing } from "../test/channel-helpers";
+import { activeCompanyId, call, countRows, expectError, expectInvalid, expectStatus, member, register } from "../test/helpers";
 import type { ConnectionAnswer } from "./connections";
 
 async function disconnectedIds(token: string): Promise<string[]> {
@@ -86,8 +86,10 @@ describe("connections CRUD", () => {
     const row = await env.DB.prepare("SELECT access_token_enc FROM connections WHERE id = ?").bind(created.id).first<{ access_token_enc: string }>();
     expect(row?.access_token_enc).toBeTruthy();
     expect(row?.access_token_enc).not.toContain(ACCESS_TOKEN);
-    expect(atob(row!.access_token_enc)).not.toContain(ACCESS_TOKEN);
+    // base64 of iv ‖ ciphertext, after an optional format prefix ("v2:").
+    expect(atob(row!.access_token_enc.replace(/^v\d+:/, ""))).not.toContain(ACCESS_TOKEN);
 
+    await registerNumber(created.phoneNumberId, { tokens: [ACCESS_TOKEN, "EAAG-another-token-value-9876"] });
     const replaced = await expectStatus<ConnectionAnswer>(
       await call("PUT", `/api/connections/${created.id}`, { token: owner.token, body: { accessToken: "EAAG-another-token-value-9876" } }),
       200,
@@ -123,18 +125,22 @@ describe("connections CRUD", () => {
     await expectInvalid(await call("GET", "/api/connections/not-a-uuid", { token: owner.token }), "id");
   });
 
-  it("a phone number id already connected answers 409, in the same or another company", async () => {
+  it("a proven number already connected answers one generic 409, in the same or another company", async () => {
     const a = await register();
     const b = await register();
     const { phoneNumberId } = await cloudConnection(a.token);
+    const answers: unknown[] = [];
     for (const token of [a.token, b.token]) {
       const res = await call("POST", "/api/connections", {
         token,
         body: { channel: "whatsapp-cloud", name: "Cópia", phoneNumberId, accessToken: ACCESS_TOKEN },
       });
-      const err = await expectError(res, 409, "conflict");
-      expect(err.error.fields).toEqual({ phoneNumberId: "phone_number_id_in_use" });
+      const err = await expectError(res, 409, "phone_number_unavailable");
+      expect(err.error.fields).toEqual({ phoneNumberId: "phone_number_unavailable" });
+      answers.push(err);
     }
+    // Word for word the same answer: it does not tell whose connection holds the number.
+    expect(answers[1]).toEqual(answers[0]);
     expect(await countRows("connections", "phone_number_id = ?", phoneNumberId)).toBe(1);
   });
 
@@ -151,6 +157,7 @@ describe("connections CRUD", () => {
     await expectError(await call("DELETE", `/api/connections/${own.id}`, { token: agent.token }), 403, "forbidden");
     await expectError(await call("POST", `/api/connections/${own.id}/pair`, { token: agent.token }), 403, "forbidden");
     await expectError(await call("POST", `/api/connections/${own.id}/disconnect`, { token: agent.token }), 403, "forbidden");
+    await expectError(await call("POST", `/api/connections/${own.id}/refresh`, { token: agent.token }), 403, "forbidden");
     // A role with the permission may manage them.
     const admin = await member(owner, ["connections"]);
     expect((await expectStatus<ConnectionAnswer[]>(await call("GET", "/api/connections", { token: admin.token }), 200)).map((c) => c.id)).toEqual([own.id]);
@@ -168,11 +175,163 @@ describe("connections CRUD", () => {
       await expectError(await call("DELETE", `/api/connections/${id}`, { token: b.token }), 404, "not_found");
       await expectError(await call("POST", `/api/connections/${id}/pair`, { token: b.token }), 404, "not_found");
       await expectError(await call("POST", `/api/connections/${id}/disconnect`, { token: b.token }), 404, "not_found");
+      await expectError(await call("POST", `/api/connections/${id}/refresh`, { token: b.token }), 404, "not_found");
     }
     expect(await expectStatus<ConnectionAnswer[]>(await call("GET", "/api/connections", { token: b.token }), 200)).toEqual([]);
     expect((await getConnection(a.token, sandbox.id)).name).toBe("Sandbox");
     expect(await getConnection(a.token, cloud.id)).toMatchObject({ name: "Loja", status: "CONNECTED" });
     expect(await countRows("connections", "id = ? AND pairing_code_hash IS NULL", sandbox.id)).toBe(1);
+  });
+});
+
+/** POST /api/connections for a Cloud API number with `accessToken`. */
+function postCloud(token: string, phoneNumberId: string, accessToken: string, extra: Record<string, unknown> = {}) {
+  return call("POST", "/api/connections", { token, body: { channel: "whatsapp-cloud", name: "Oficial", phoneNumberId, accessToken, ...extra } });
+}
+
+/** A token no number of the stand-in knows (Graph answers OAuthException 190). */
+const FAKE_TOKEN = "EAAG-made-up-token-nobody-issued-0000";
+
+describe("a WhatsApp number belongs to whoever proves it (issue 8 §5)", () => {
+  it("a token Meta refuses answers 400 naming accessToken, and nothing is stored", async () => {
+    const owner = await register();
+    const phoneNumberId = uniquePhoneNumberId();
+    await registerNumber(phoneNumberId);
+    const err = await expectInvalid(await postCloud(owner.token, phoneNumberId, FAKE_TOKEN), "accessToken", "access_token_rejected");
+    expect(err.error.message).toBe("Meta did not accept this access token.");
+    expect(await countRows("connections", "phone_number_id = ?", phoneNumberId)).toBe(0);
+    expect(await expectStatus<ConnectionAnswer[]>(await call("GET", "/api/connections", { token: owner.token }), 200)).toEqual([]);
+    // The worker asked the Graph API about this very number with the given token.
+    const lookups = (await standInSent()).filter((r) => r.method === "GET" && r.path.endsWith(`/${phoneNumberId}`));
+    expect(lookups.map((r) => r.authorization)).toEqual([`Bearer ${FAKE_TOKEN}`]);
+  });
+
+  it("an id Meta does not know, or one the token may not read, answers 400 naming phoneNumberId", async () => {
+    const owner = await register();
+    // Not a number at all.
+    const unknown = uniquePhoneNumberId();
+    await expectInvalid(await postCloud(owner.token, unknown, ACCESS_TOKEN), "phoneNumberId", "phone_number_not_found");
+    // A real token of someone else's number.
+    const mine = uniquePhoneNumberId();
+    const theirs = uniquePhoneNumberId();
+    await registerNumber(mine, { tokens: ["EAAG-token-of-my-number-only-0001"] });
+    await registerNumber(theirs, { tokens: ["EAAG-token-of-their-number-0002"] });
+    await expectInvalid(await postCloud(owner.token, theirs, "EAAG-token-of-my-number-only-0001"), "phoneNumberId", "phone_number_not_found");
+    expect(await countRows("connections", "phone_number_id IN (?, ?, ?)", unknown, mine, theirs)).toBe(0);
+  });
+
+  it("a proven token stores Meta's display number, verified name and quality rating; the phone is that number in E.164 (a +1 555 test number works)", async () => {
+    const owner = await register();
+    const phoneNumberId = uniquePhoneNumberId();
+    await registerNumber(phoneNumberId, { displayPhoneNumber: "+1 555-010-0042", verifiedName: "Padaria Central", qualityRating: "YELLOW" });
+    // A phone typed by hand is not taken: the number is Meta's.
+    const created = await expectStatus<ConnectionAnswer>(await postCloud(owner.token, phoneNumberId, ACCESS_TOKEN, { phone: "+55 11 98765-0000" }), 201);
+    expect(created).toMatchObject({
+      channel: "whatsapp-cloud",
+      status: "CONNECTED",
+      phone: "+15550100042",
+      displayPhoneNumber: "+1 555-010-0042",
+      verifiedName: "Padaria Central",
+      qualityRating: "YELLOW",
+    });
+    expect(await getConnection(owner.token, created.id)).toEqual(created);
+    const row = await env.DB.prepare("SELECT phone, display_phone_number, verified_name, quality_rating FROM connections WHERE id = ?").bind(created.id).first();
+    expect(row).toEqual({ phone: "+15550100042", display_phone_number: "+1 555-010-0042", verified_name: "Padaria Central", quality_rating: "YELLOW" });
+    // Its phone is not edited by hand either.
+    await expectInvalid(await call("PUT", `/api/connections/${created.id}`, { token: owner.token, body: { phone: "+55 11 98765-0000" } }), "phone", "not_applicable");
+  });
+
+  it("a second company is refused the number: without a token that proves it 400, with one the same generic 409 as the owner's own duplicate", async () => {
+    const a = await register();
+    const b = await register();
+    const phoneNumberId = uniquePhoneNumberId();
+    await registerNumber(phoneNumberId, { tokens: [ACCESS_TOKEN, "EAAG-b-also-manages-this-number-03"] });
+    const owned = await expectStatus<ConnectionAnswer>(await postCloud(a.token, phoneNumberId, ACCESS_TOKEN), 201);
+    // B's own valid token proves B's own number only.
+    const bNumber = uniquePhoneNumberId();
+    await registerNumber(bNumber, { tokens: ["EAAG-b-own-number-token-000004"] });
+    await expectInvalid(await postCloud(b.token, phoneNumberId, "EAAG-b-own-number-token-000004"), "phoneNumberId", "phone_number_not_found");
+    await expectInvalid(await postCloud(b.token, phoneNumberId, FAKE_TOKEN), "accessToken", "access_token_rejected");
+    // A token Meta accepts for the number (B also manages it at Meta) still cannot take it.
+    const fromB = await expectError(await postCloud(b.token, phoneNumberId, "EAAG-b-also-manages-this-number-03"), 409, "phone_number_unavailable");
+    const fromA = await expectError(await postCloud(a.token, phoneNumberId, ACCESS_TOKEN), 409, "phone_number_unavailable");
+    expect(fromB).toEqual(fromA);
+    expect(fromB.error.message).toBe("This number cannot be connected.");
+    expect(await countRows("connections", "phone_number_id = ?", phoneNumberId)).toBe(1);
+    // Webhooks of the number still reach its owner only.
+    await deliverOk(textWebhook(phoneNumberId, uniqueWaId(), wamid(), "oi"));
+    expect((await onlyTicket(a.token)).connection?.id).toBe(owned.id);
+    expect((await listTickets(b.token)).total).toBe(0);
+  });
+
+  it("a token change is proven again: a token that does not prove the number is refused and the stored one kept; a proving one refreshes the details", async () => {
+    const owner = await register();
+    const created = await cloudConnection(owner.token);
+    const put = (accessToken: string) => call("PUT", `/api/connections/${created.id}`, { token: owner.token, body: { accessToken } });
+    await expectInvalid(await put(FAKE_TOKEN), "accessToken", "access_token_rejected");
+    const other = uniquePhoneNumberId();
+    await registerNumber(other, { tokens: ["EAAG-token-for-another-number-05"] });
+    await expectInvalid(await put("EAAG-token-for-another-number-05"), "phoneNumberId", "phone_number_not_found");
+    expect((await getConnection(owner.token, created.id)).accessTokenHint).toBe(`••••${ACCESS_TOKEN.slice(-4)}`);
+
+    await registerNumber(created.phoneNumberId, { tokens: ["EAAG-rotated-token-value-000006"], displayPhoneNumber: "+55 11 99999-8888", verifiedName: "Loja Nova", qualityRating: "RED" });
+    const updated = await expectStatus<ConnectionAnswer>(await put("EAAG-rotated-token-value-000006"), 200);
+    expect(updated).toMatchObject({ accessTokenHint: "••••0006", phone: "+5511999998888", displayPhoneNumber: "+55 11 99999-8888", verifiedName: "Loja Nova", qualityRating: "RED" });
+  });
+
+  it("squatting is impossible: a fake token never holds a number, and a holder that never proved it gives way to the real owner", async () => {
+    const owner = await register();
+    const squatter = await register();
+    // Today's attack: the squatter registers the owner's number first with a made-up token.
+    const phoneNumberId = uniquePhoneNumberId();
+    await registerNumber(phoneNumberId);
+    await expectInvalid(await postCloud(squatter.token, phoneNumberId, FAKE_TOKEN), "accessToken", "access_token_rejected");
+    expect(await countRows("connections", "phone_number_id = ?", phoneNumberId)).toBe(0);
+    await expectStatus<ConnectionAnswer>(await postCloud(owner.token, phoneNumberId, ACCESS_TOKEN), 201);
+
+    // A squat made before proofs existed (no display number: never proven) does not lock the owner out.
+    const legacyId = uniquePhoneNumberId();
+    await registerNumber(legacyId);
+    const squatterCompany = await activeCompanyId(squatter.token);
+    const squatId = crypto.randomUUID();
+    await env.DB.prepare(
+      "INSERT INTO connections (id, company_id, name, channel, status, phone_number_id, access_token_enc, access_token_hint, created_at, updated_at) VALUES (?, ?, 'Squat', 'whatsapp-cloud', 'CONNECTED', ?, 'x', 'x', ?, ?)",
+    )
+      .bind(squatId, squatterCompany, legacyId, Date.now(), Date.now())
+      .run();
+    const claimed = await expectStatus<ConnectionAnswer>(await postCloud(owner.token, legacyId, ACCESS_TOKEN), 201);
+    expect(await env.DB.prepare("SELECT phone_number_id, status FROM connections WHERE id = ?").bind(squatId).first()).toEqual({ phone_number_id: null, status: "DISCONNECTED" });
+    expect(await disconnectedIds(squatter.token)).toContain(squatId);
+    await deliverOk(textWebhook(legacyId, uniqueWaId(), wamid(), "olá"));
+    expect((await onlyTicket(owner.token)).connection?.id).toBe(claimed.id);
+    expect((await listTickets(squatter.token)).total).toBe(0);
+  });
+
+  it("Meta unreachable (5xx) answers 502 provider_unavailable and stores nothing", async () => {
+    const owner = await register();
+    const phoneNumberId = uniquePhoneNumberId();
+    await registerNumber(phoneNumberId, { failWith: { status: 503 } });
+    await expectError(await postCloud(owner.token, phoneNumberId, ACCESS_TOKEN), 502, "provider_unavailable");
+    expect(await countRows("connections", "phone_number_id = ?", phoneNumberId)).toBe(0);
+  });
+
+  it("refresh reads the quality rating again with the stored token", async () => {
+    const owner = await register();
+    const phoneNumberId = uniquePhoneNumberId();
+    const token = `EAAG-refresh-${phoneNumberId}`;
+    await registerNumber(phoneNumberId, { tokens: [token] });
+    const created = await expectStatus<ConnectionAnswer>(await postCloud(owner.token, phoneNumberId, token), 201);
+    expect(created.qualityRating).toBe("GREEN");
+    await registerNumber(phoneNumberId, { tokens: [token], qualityRating: "RED", verifiedName: "Loja Renomeada" });
+    const refreshed = await expectStatus<ConnectionAnswer>(await call("POST", `/api/connections/${created.id}/refresh`, { token: owner.token }), 200);
+    expect(refreshed).toMatchObject({ qualityRating: "RED", verifiedName: "Loja Renomeada", status: "CONNECTED" });
+    expect((await getConnection(owner.token, created.id)).qualityRating).toBe("RED");
+    // Meta no longer accepts the stored token: the answer says so and nothing changes.
+    await registerNumber(phoneNumberId, { tokens: [`EAAG-rotated-${phoneNumberId}`], qualityRating: "GREEN" });
+    await expectInvalid(await call("POST", `/api/connections/${created.id}/refresh`, { token: owner.token }), "accessToken", "access_token_rejected");
+    expect((await getConnection(owner.token, created.id)).qualityRating).toBe("RED");
+    const sandbox = await sandboxConnection(owner.token);
+    await expectInvalid(await call("POST", `/api/connections/${sandbox.id}/refresh`, { token: owner.token }), "channel", "not_refreshable");
   });
 });
 

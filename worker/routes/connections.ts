@@ -3,6 +3,11 @@
  * route permission the spec calls "channels"). Sandbox connections pair by QR code or an
  * 8-character code valid 60 s; WhatsApp Cloud API connections carry the phone number id and an
  * access token encrypted at rest (never returned, only a masked hint).
+ *
+ * A Cloud API number belongs to whoever proves it (issue 8 §5): on create and on a token change the
+ * Graph API is asked about the number with the given token (proveCloudNumber); only a token that
+ * proves it is saved, with the display number, verified name and quality rating Meta answered. The
+ * connection's phone is that display number in E.164, never typed by hand.
  */
 import { Hono } from "hono";
 import { and, asc, eq } from "drizzle-orm";
@@ -13,12 +18,13 @@ import { connectionCreateInput, connectionUpdateInput } from "../../schema/valid
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { adapterFor, secretsKey } from "../channels";
-import { setConnectionStatus, syncDisconnected } from "../lib/connections";
+import { DEFAULT_GRAPH_URL, proveCloudNumber, type CloudNumberProof } from "../channels/whatsapp-cloud";
+import { claimCloudNumber, phoneNumberUnavailable, setConnectionStatus, syncDisconnected } from "../lib/connections";
 import { isUniqueViolation, now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { hubOf } from "../lib/realtime";
-import { encryptSecret } from "../lib/secrets";
+import { decryptSecret, encryptSecret } from "../lib/secrets";
 import { zv } from "../lib/validate";
 
 export type ConnectionAnswer = {
@@ -33,6 +39,13 @@ export type ConnectionAnswer = {
   phoneNumberId: string | null;
   wabaId: string | null;
   accessTokenHint: string | null;
+  /** Cloud API: what the Graph API answered when the token proved the number (null otherwise). */
+  displayPhoneNumber: string | null;
+  verifiedName: string | null;
+  /** Cloud API: Meta's quality rating, GREEN, YELLOW, RED or UNKNOWN. */
+  qualityRating: string | null;
+  /** Provider events kept because they could not be placed (GET /api/connections/{id}/rejected-events). */
+  rejectedCount: number;
   createdAt: number;
 };
 
@@ -49,14 +62,25 @@ export function presentConnection(row: ConnectionRow): ConnectionAnswer {
     phoneNumberId: row.phoneNumberId,
     wabaId: row.wabaId,
     accessTokenHint: row.accessTokenHint ? `••••${row.accessTokenHint}` : null,
+    displayPhoneNumber: row.displayPhoneNumber,
+    verifiedName: row.verifiedName,
+    qualityRating: row.qualityRating,
+    rejectedCount: row.rejectedCount,
     createdAt: row.createdAt,
   };
 }
 
 const idParam = z.object({ id: idSchema });
 
-const phoneNumberIdTaken = () =>
-  new AppError("conflict", "This phone number id is already connected.", { phoneNumberId: "phone_number_id_in_use" });
+/** Asks the Graph API (WHATSAPP_GRAPH_URL) whether `accessToken` proves `phoneNumberId`. */
+function prove(env: HonoEnv["Bindings"], phoneNumberId: string, accessToken: string): Promise<CloudNumberProof> {
+  return proveCloudNumber({ graphUrl: env.WHATSAPP_GRAPH_URL || DEFAULT_GRAPH_URL }, phoneNumberId, accessToken);
+}
+
+/** The columns a proof sets. */
+function proofColumns(proof: CloudNumberProof) {
+  return { phone: proof.phone, displayPhoneNumber: proof.displayPhoneNumber, verifiedName: proof.verifiedName, qualityRating: proof.qualityRating };
+}
 
 export const connectionsRoutes = new Hono<HonoEnv>()
   .use(requireUser, requireCompany, requireSubscription, requirePermission("connections"))
@@ -67,24 +91,28 @@ export const connectionsRoutes = new Hono<HonoEnv>()
   })
   /**
    * POST /api/connections → 201 ConnectionAnswer. Sandbox connections start DISCONNECTED (pair
-   * them); Cloud API connections start CONNECTED. 409 when the phone number id is taken.
+   * them); Cloud API connections start CONNECTED once the token proved the number (see
+   * proveCloudNumber: 400 naming `accessToken` or `phoneNumberId` when it does not, 502
+   * `provider_unavailable` when Meta cannot be reached; nothing is written either way). A `phone`
+   * sent for a Cloud API connection is ignored: it comes from Meta's display number. 409
+   * `phone_number_unavailable` ('This number cannot be connected.') when another connection, of
+   * any company, holds the number with a proven token.
    */
   .post("/", zv("json", connectionCreateInput), async (c) => {
     const input = c.req.valid("json");
     const db = c.var.db;
     const company = c.var.company;
-    const at = now();
     const cloud = input.channel === "whatsapp-cloud" ? input : null;
-    if (cloud) {
-      const taken = await db.query.connections.findFirst({ where: eq(connections.phoneNumberId, cloud.phoneNumberId), columns: { id: true } });
-      if (taken) throw phoneNumberIdTaken();
-    }
+    // The proof comes first: whoever cannot prove the number learns nothing about who holds it.
+    const proof = cloud ? await prove(c.env, cloud.phoneNumberId, cloud.accessToken) : null;
+    if (cloud) await claimCloudNumber(c.env, db, cloud.phoneNumberId);
+    const at = now();
     const row: ConnectionRow = {
       id: newId(),
       companyId: company.id,
       name: input.name,
       channel: input.channel,
-      phone: input.phone ?? null,
+      phone: proof ? proof.phone : (input.phone ?? null),
       greetingMessage: input.greetingMessage,
       farewellMessage: input.farewellMessage,
       status: cloud ? "CONNECTED" : "DISCONNECTED",
@@ -96,9 +124,9 @@ export const connectionsRoutes = new Hono<HonoEnv>()
       pairingCodeHash: null,
       pairingExpiresAt: null,
       deviceTokenHash: null,
-      displayPhoneNumber: null,
-      verifiedName: null,
-      qualityRating: null,
+      displayPhoneNumber: proof?.displayPhoneNumber ?? null,
+      verifiedName: proof?.verifiedName ?? null,
+      qualityRating: proof?.qualityRating ?? null,
       rejectedCount: 0,
       createdAt: at,
       updatedAt: at,
@@ -106,7 +134,7 @@ export const connectionsRoutes = new Hono<HonoEnv>()
     try {
       await db.insert(connections).values(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw phoneNumberIdTaken();
+      if (isUniqueViolation(error)) throw phoneNumberUnavailable();
       throw error;
     }
     if (row.status !== "CONNECTED") await syncDisconnected(db, company.id, { id: row.id, name: row.name, type: row.channel }, false);
@@ -118,7 +146,13 @@ export const connectionsRoutes = new Hono<HonoEnv>()
     const row = await findConnection(c.var.db, c.var.company.id, c.req.valid("param").id);
     return c.json(presentConnection(row));
   })
-  /** PUT /api/connections/{id} → ConnectionAnswer. */
+  /**
+   * PUT /api/connections/{id} → ConnectionAnswer. A new access token is proven against the
+   * connection's number first (as on create: 400 naming `accessToken` or `phoneNumberId`, 502
+   * `provider_unavailable`; the stored token is kept then), and the proof refreshes the display
+   * number, verified name and quality rating. 400 `not_applicable`: an access token for a sandbox
+   * connection, a typed `phone` for a Cloud API one (its phone is Meta's display number).
+   */
   .put("/:id", zv("param", idParam), zv("json", connectionUpdateInput), async (c) => {
     const input = c.req.valid("json");
     const db = c.var.db;
@@ -126,11 +160,20 @@ export const connectionsRoutes = new Hono<HonoEnv>()
     if (input.accessToken && row.channel !== "whatsapp-cloud") {
       throw new AppError("validation_failed", "Only WhatsApp Cloud API connections have an access token.", { accessToken: "not_applicable" });
     }
+    if (input.phone !== undefined && row.channel === "whatsapp-cloud") {
+      throw new AppError("validation_failed", "The phone of a WhatsApp Cloud API connection comes from Meta.", { phone: "not_applicable" });
+    }
+    let proof: CloudNumberProof | null = null;
+    if (input.accessToken) {
+      if (!row.phoneNumberId) throw new AppError("validation_failed", "This connection no longer holds a phone number ID; create a new connection.", { phoneNumberId: "required" });
+      proof = await prove(c.env, row.phoneNumberId, input.accessToken);
+    }
     const [updated] = await db
       .update(connections)
       .set({
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.phone !== undefined ? { phone: input.phone } : {}),
+        ...(proof ? proofColumns(proof) : {}),
         ...(input.greetingMessage !== undefined ? { greetingMessage: input.greetingMessage } : {}),
         ...(input.farewellMessage !== undefined ? { farewellMessage: input.farewellMessage } : {}),
         ...(input.wabaId !== undefined ? { wabaId: input.wabaId } : {}),
@@ -163,6 +206,28 @@ export const connectionsRoutes = new Hono<HonoEnv>()
     const adapter = adapterFor(c.env, row);
     if (!adapter.pair) throw new AppError("validation_failed", "This channel does not pair a device.", { channel: "not_pairable" });
     return c.json(await adapter.pair(row, new URL(c.req.url).origin));
+  })
+  /**
+   * POST /api/connections/{id}/refresh → ConnectionAnswer: asks the Graph API again, with the
+   * stored token, for the number's display number, verified name and quality rating (Meta changes
+   * the rating as customers block or report the number), and stores them. Errors as on create: 400
+   * naming `accessToken` when Meta no longer accepts the stored token (nothing changes; enter a new
+   * one), 502 `provider_unavailable`. 400 `not_refreshable` (field `channel`) for other channels.
+   */
+  .post("/:id/refresh", zv("param", idParam), async (c) => {
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    const row = await findConnection(db, companyId, c.req.valid("param").id);
+    if (row.channel !== "whatsapp-cloud" || !row.phoneNumberId || !row.accessTokenEnc) {
+      throw new AppError("validation_failed", "Only a WhatsApp Cloud API connection with a number can be refreshed.", { channel: "not_refreshable" });
+    }
+    const proof = await prove(c.env, row.phoneNumberId, await decryptSecret(secretsKey(c.env), row.accessTokenEnc));
+    const [updated] = await db
+      .update(connections)
+      .set({ ...proofColumns(proof), updatedAt: now() })
+      .where(and(eq(connections.id, row.id), eq(connections.companyId, companyId)))
+      .returning();
+    return c.json(presentConnection(updated ?? row));
   })
   /** POST /api/connections/{id}/disconnect → ConnectionAnswer with status DISCONNECTED. */
   .post("/:id/disconnect", zv("param", idParam), async (c) => {

@@ -24,6 +24,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { contacts, contactTags, tags, type ContactRow } from "../../schema";
 import type { ContactAnswer, ContactBulkAnswer, ContactDetailAnswer, ContactPage } from "../../schema/api-types";
+import { referralAnswer } from "../lib/tickets";
 import { idSchema } from "../../schema/validation/common";
 import { contactBulkInput, contactInput, contactListQuery, contactUpdate } from "../../schema/validation/contacts";
 import type { HonoEnv } from "../middleware/context";
@@ -215,7 +216,7 @@ export const contactsRoutes = new Hono<HonoEnv>()
     const companyId = c.var.company.id;
     const row = await findContact(db, companyId, c.req.valid("param").id);
     const [answer, values, ticketList] = await Promise.all([answerOf(db, companyId, row), computeContactValues(c.env, db, row), ticketsOfContact(db, companyId, row.id)]);
-    const detail: ContactDetailAnswer = { ...answer, values, tickets: ticketList };
+    const detail: ContactDetailAnswer = { ...answer, values, tickets: ticketList, referral: referralAnswer(row.referral) };
     return c.json(detail);
   })
   /** PUT /api/contacts/{id} ContactUpdate → ContactAnswer; 409 phone_in_use. */

@@ -7,10 +7,12 @@
  * - PUT /api/companies/default-flows {channelId, defaultFlowId, mediaFlowId, campaignFlowId,
  *   storyFlowId} → DefaultFlowsAnswer; null (or absent) clears a slot; 400 naming the slot for a
  *   flow that is not the company's.
- * - POST /api/tickets/{id}/start-flow {flowId} (permission `tickets`) → {runId}: starts the flow's
- *   published version for the ticket's contact, in the contact's ContactSession (a run in progress
- *   is stopped first). 409 `conflict` when the flow was never published or the contact cannot be
- *   reached on the ticket's connection.
+ * - POST /api/tickets/{id}/start-flow {flowId} (permission `tickets`; public API scope
+ *   `flows:start`) → {runId}: starts the flow's published version for the ticket's contact, in the
+ *   contact's ContactSession (a run in progress is stopped first). 404 for a ticket the caller may
+ *   not see (the `see_all_tickets` rule of every ticket action, worker/lib/ticket-access.ts). 409
+ *   `conflict` when the flow was never published or the contact cannot be reached on the ticket's
+ *   connection.
  * - GET /api/contacts/{id}/runs (permission `contacts` or `tickets`) → FlowRunAnswer[] newest first.
  * - POST /api/contacts/{id}/runs/{runId}/stop (same permissions) → 204; 404 when the contact has no
  *   such run in progress.
@@ -18,14 +20,16 @@
 import { Hono } from "hono";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { connectionFlows, connections, contactIdentities, contacts, tickets } from "../../schema";
+import { connectionFlows, connections, contactIdentities, contacts } from "../../schema";
 import type { DefaultFlowsAnswer, FlowRunAnswer } from "../../schema/flow-api";
 import { idSchema } from "../../schema/validation/common";
 import { defaultFlowsInput, defaultFlowsQuery, startFlowInput } from "../../schema/validation/flows";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { findContact } from "../lib/contacts";
+import { findVisibleTicket, ticketViewerOf } from "../lib/ticket-access";
 import type { Db } from "../lib/db";
+import { reachableIdentity } from "../lib/identities";
 import { now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
 import { defaultFlowsOf, existingFlowIds, findFlow, flowNames } from "../lib/flows";
@@ -82,16 +86,14 @@ export const ticketFlowRoutes = new Hono<HonoEnv>()
   .post("/:id/start-flow", requireUser, requireCompany, requireSubscription, requirePermission("tickets"), zv("param", z.object({ id: idSchema })), zv("json", startFlowInput), async (c) => {
     const db = c.var.db;
     const companyId = c.var.company.id;
-    const ticket = await db.query.tickets.findFirst({ where: and(eq(tickets.id, c.req.valid("param").id), eq(tickets.companyId, companyId)) });
-    if (!ticket) throw notFound("Ticket");
+    // The one ticket visibility rule: a ticket the caller may not see answers 404, like elsewhere.
+    const ticket = await findVisibleTicket(db, companyId, c.req.valid("param").id, ticketViewerOf(c));
     const flow = await findFlow(db, companyId, c.req.valid("json").flowId);
     if (flow.publishedVersion === null) throw new AppError("conflict", "This flow has not been published yet.");
     const connection = await findConnection(db, companyId, ticket.connectionId).catch(() => {
       throw new AppError("conflict", "This ticket's connection no longer exists.");
     });
-    const identity = await db.query.contactIdentities.findFirst({
-      where: and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.contactId, ticket.contactId), eq(contactIdentities.channel, connection.channel)),
-    });
+    const identity = await reachableIdentity(db, companyId, ticket.contactId, connection.channel);
     const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, ticket.contactId), eq(contacts.companyId, companyId)), columns: { phone: true } });
     const externalId = identity?.externalId ?? contact?.phone?.replace(/^\+/, "");
     if (!externalId) throw new AppError("conflict", "This contact cannot be reached on this connection.");

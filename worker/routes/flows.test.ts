@@ -213,8 +213,7 @@ describe("/api/share-flow", () => {
     );
     const flow = await createFlow(owner.token);
     await expectStatus(await call("PUT", `/api/flows/${flow.id}`, { token: owner.token, body: { draft: pixel } }), 200);
-    const off = await expectError(await call("GET", `/api/share-flow/${flow.id}`, { token: visitor.token }), 403, "forbidden");
-    expect(off.error.fields?.reason).toBe("share_inactive");
+    await expectError(await call("GET", `/api/share-flow/${flow.id}`, { token: visitor.token }), 404, "not_found");
     await expectStatus(await call("PUT", `/api/flows/${flow.id}`, { token: owner.token, body: { shareActive: true } }), 200);
     const shared = await expectStatus<SharedFlowAnswer>(await call("GET", `/api/share-flow/${flow.id}`, { token: visitor.token }), 200);
     expect(shared).toMatchObject({ canClone: false, reason: "clone_inactive", flow: { id: flow.id, companyName: "Padaria Central" } });
@@ -259,5 +258,27 @@ describe("/api/share-flow", () => {
   it("an unknown flow answers 404", async () => {
     const owner = await register();
     await expectError(await call("GET", `/api/share-flow/${newId()}`, { token: owner.token }), 404, "not_found");
+  });
+
+  it("another company's unshared flow answers exactly like an unknown one (404), on GET and clone", async () => {
+    const owner = await register();
+    const visitor = await register();
+    const flow = await createFlow(owner.token);
+    await expectStatus(await call("PUT", `/api/flows/${flow.id}`, { token: owner.token, body: { cloneActive: true } }), 200);
+    const unknown = newId();
+    const visitorCompany = await activeCompanyId(visitor.token);
+    const before = await countRows("flows", "company_id = ?", visitorCompany);
+    for (const [method, path] of [
+      ["GET", ""],
+      ["POST", "/clone"],
+    ] as const) {
+      const hidden = await expectError(await call(method, `/api/share-flow/${flow.id}${path}`, { token: visitor.token }), 404, "not_found");
+      const missing = await expectError(await call(method, `/api/share-flow/${unknown}${path}`, { token: visitor.token }), 404, "not_found");
+      expect(hidden).toEqual(missing);
+    }
+    expect(await countRows("flows", "company_id = ?", visitorCompany)).toBe(before);
+    // The owner still learns why their own link does not work.
+    const own = await expectError(await call("GET", `/api/share-flow/${flow.id}`, { token: owner.token }), 403, "forbidden");
+    expect(own.error.fields?.reason).toBe("share_inactive");
   });
 });

@@ -54,6 +54,7 @@ import { draftOf, findFlow, presentFlow, presentFlowSummary } from "../lib/flows
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, signedMediaUrl, storeMedia } from "../lib/media";
 import { zv } from "../lib/validate";
+import { readForm } from "../lib/multipart";
 
 const idParam = z.object({ id: idSchema });
 
@@ -310,14 +311,14 @@ export const flowsRoutes = new Hono<HonoEnv>()
   .post("/:id/media", zv("param", idParam), async (c) => {
     const companyId = c.var.company.id;
     await findFlow(c.var.db, companyId, c.req.valid("param").id);
-    const form = z.object({ file: z.instanceof(File, { error: "file_required" }) }).safeParse(await c.req.parseBody());
+    const form = z.object({ file: z.instanceof(File, { error: "file_required" }) }).safeParse(await readForm(c, "file"));
     if (!form.success) throw validationError(form.error);
     const file = form.data.file;
     if (file.size > MAX_MEDIA_BYTES) throw invalid("file", "too_large", "The file is larger than 100 MB.");
     if (file.size === 0) throw invalid("file", "empty_file", "The file is empty.");
     const mime = file.type || "application/octet-stream";
     const stored = await storeMedia(c.env.FILES, companyId, await file.arrayBuffer(), mime, file.name);
-    const answer: FlowMediaAnswer = { url: `r2:${stored.key}`, mime, name: file.name, size: stored.size };
+    const answer: FlowMediaAnswer = { url: `r2:${stored.key}`, mime: stored.mime, name: file.name, size: stored.size };
     return c.json(answer);
   })
   /** GET /api/flows/{id}/media-url?ref=r2:<key> → {url} (signed; 404 for media of another company). */
@@ -392,13 +393,27 @@ async function copyMedia(bucket: R2Bucket, fromCompanyId: string, companyId: str
   return out;
 }
 
+/**
+ * Flow `id` as the share link shows it to `companyId`: any company's flow while it is shared, the
+ * caller's own flow always; 404 `not_found` otherwise, the same answer as for an id that does not
+ * exist, so a share link never tells whether another company's unshared flow exists.
+ */
+async function findSharedFlow(db: Db, id: string, companyId: string): Promise<FlowRow> {
+  const flow = await db.query.flows.findFirst({ where: eq(flows.id, id) });
+  if (!flow || (!flow.shareActive && flow.companyId !== companyId)) throw notFound("Flow");
+  return flow;
+}
+
 export const shareFlowRoutes = new Hono<HonoEnv>()
   .use(requireUser, requireCompany, requireSubscription, requirePermission("flow"))
-  /** GET /api/share-flow/{id} → SharedFlowAnswer; 404 unknown; 403 share_inactive. */
+  /**
+   * GET /api/share-flow/{id} → SharedFlowAnswer. 404 `not_found` alike for an unknown flow and for
+   * another company's flow that is not shared (its existence is not disclosed); 403 share_inactive
+   * only for the caller's own unshared flow.
+   */
   .get("/:id", zv("param", idParam), async (c) => {
     const db = c.var.db;
-    const flow = await db.query.flows.findFirst({ where: eq(flows.id, c.req.valid("param").id) });
-    if (!flow) throw notFound("Flow");
+    const flow = await findSharedFlow(db, c.req.valid("param").id, c.var.company.id);
     if (!flow.shareActive) throw refused("share_inactive");
     const owner = await db.query.companies.findFirst({ where: eq(companies.id, flow.companyId), columns: { name: true } });
     const reason = cloneRefusal(flow, c.var.company.id);
@@ -410,12 +425,14 @@ export const shareFlowRoutes = new Hono<HonoEnv>()
     };
     return c.json(answer);
   })
-  /** POST /api/share-flow/{id}/clone → 201 FlowAnswer in the caller's company. */
+  /**
+   * POST /api/share-flow/{id}/clone → 201 FlowAnswer in the caller's company; 404 as for GET (unknown,
+   * or another company's unshared flow); 403 with the refusal reason otherwise.
+   */
   .post("/:id/clone", zv("param", idParam), async (c) => {
     const db = c.var.db;
     const companyId = c.var.company.id;
-    const flow = await db.query.flows.findFirst({ where: eq(flows.id, c.req.valid("param").id) });
-    if (!flow) throw notFound("Flow");
+    const flow = await findSharedFlow(db, c.req.valid("param").id, companyId);
     const reason = cloneRefusal(flow, companyId);
     if (reason) throw refused(reason);
     const doc = withoutSecrets(draftOf(flow));

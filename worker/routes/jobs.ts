@@ -1,6 +1,8 @@
 /**
  * Contact import and export (issue 4 "Import and export"), permission `contacts`:
  * - POST /api/contacts/import (multipart `file`, an .xlsx ≤ 50 MB) → 201 ImportUploadAnswer;
+ * - POST /api/jobs/{id}/preview {sheet?, headerRow?} → 200 ImportUploadAnswer (another sheet or
+ *   header row of the uploaded file, chosen in the mapping step);
  * - POST /api/jobs/{id}/start {mapping} → 200 JobAnswer (status `queued`);
  * - POST /api/contacts/export {filter?} → 201 JobAnswer (status `queued`);
  * - GET /api/jobs/{id} → JobAnswer, with signed, expiring download URLs.
@@ -12,7 +14,7 @@ import { z } from "zod";
 import { jobs } from "../../schema";
 import type { ImportUploadAnswer } from "../../schema/api-types";
 import { idSchema } from "../../schema/validation/common";
-import { contactExportInput, importStartInput, MAX_IMPORT_BYTES } from "../../schema/validation/jobs";
+import { contactExportInput, importPreviewInput, importStartInput, MAX_IMPORT_BYTES } from "../../schema/validation/jobs";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { now } from "../lib/db";
@@ -22,30 +24,60 @@ import { resolveFilter } from "../lib/contacts";
 import { XlsxError } from "../lib/xlsx-reader";
 import { r2Source } from "../lib/zip-reader";
 import { zv } from "../lib/validate";
+import { readForm } from "../lib/multipart";
 import { loadJob, presentJob } from "../jobs/common";
-import { importableFields, importParamsSchema, PreviewRefusal, previewImport, suggestMapping } from "../jobs/import";
+import { importableFields, importParamsSchema, PreviewRefusal, previewImport, readerFailure, suggestMapping, type ImportPreview } from "../jobs/import";
 import { sendJob } from "../queues/jobs";
 
 const idParam = z.object({ id: idSchema });
 const importForm = z.object({ file: z.instanceof(File, { error: "file_required" }) });
 
-const notXlsx = () => new AppError("validation_failed", "The file must be .xlsx", { file: "not_xlsx" });
+/**
+ * A preview failure as the 400 answer: the reader's reason (or the refusal's) as the code of the
+ * field it concerns, with a fixed sentence; the reader's own detail never reaches the user.
+ */
+function previewError(error: unknown): unknown {
+  if (error instanceof XlsxError) {
+    const failure = readerFailure(error);
+    return new AppError("validation_failed", failure.message, { [failure.code === "no_worksheet" ? "sheet" : "file"]: failure.code });
+  }
+  if (error instanceof PreviewRefusal) return new AppError("validation_failed", error.message, { [error.field]: error.reason });
+  return error;
+}
+
+/** The upload answer of a preview. */
+async function uploadAnswer(db: HonoEnv["Variables"]["db"], companyId: string, jobId: string, preview: ImportPreview): Promise<ImportUploadAnswer> {
+  return {
+    jobId,
+    headers: preview.headers,
+    preview: preview.preview,
+    suggestedMapping: suggestMapping(preview.headers, await importableFields(db, companyId)),
+    sheets: preview.sheets,
+    sheet: preview.sheet,
+    headerRow: preview.headerRow,
+    previewRows: preview.previewRows,
+    headerCandidates: preview.headerCandidates,
+  };
+}
 
 /** POST /api/contacts/import and /export (mounted under /api/contacts). */
 export const contactFileRoutes = new Hono<HonoEnv>()
   .use("/import", requireUser, requireCompany, requireSubscription, requirePermission("contacts"))
   .use("/export", requireUser, requireCompany, requireSubscription, requirePermission("contacts"))
   /**
-   * POST /api/contacts/import, multipart `file` → 201 {jobId, headers, preview, suggestedMapping}.
-   * 400 naming `file`: `file_required`, `too_large` (> 50 MB), `empty_file`, `not_xlsx` ('The file
-   * must be .xlsx', judged by content: a zip holding [Content_Types].xml and xl/workbook.xml),
-   * `damaged`, `encrypted`, `unsupported`, `zip_bomb`, `empty_sheet`, `no_rows` (only a header),
-   * `too_many_rows` (> 500,000 by the sheet's dimension).
+   * POST /api/contacts/import, multipart `file` → 201 ImportUploadAnswer {jobId, headers, preview,
+   * suggestedMapping, sheets, sheet, headerRow, previewRows, headerCandidates}: the first worksheet
+   * with data (a chart sheet or an empty sheet in front is passed over), its first non-empty row as
+   * header. 400 naming `file`: `file_required`, `too_large` (> 50 MB), `empty_file`, `not_xlsx`
+   * ('The file must be .xlsx', judged by content: a zip holding [Content_Types].xml and
+   * xl/workbook.xml), `damaged`, `encrypted`, `unsupported`, `zip_bomb`, `empty_sheet` (no
+   * worksheet has data), `no_rows` (only a header), `too_many_rows` (> 500,000 by the sheet's
+   * dimension). Each with a fixed sentence: the reader's internal detail is never sent.
    */
   .post("/import", async (c) => {
     const declared = Number(c.req.header("Content-Length") ?? 0);
     if (declared > MAX_IMPORT_BYTES + 1024 * 1024) throw new AppError("validation_failed", "The file is larger than 50 MB.", { file: "too_large" });
-    const form = importForm.safeParse(await c.req.parseBody());
+    const form = importForm.safeParse(await readForm(c, "file"));
     if (!form.success) throw validationError(form.error);
     const file = form.data.file;
     if (file.size > MAX_IMPORT_BYTES) throw new AppError("validation_failed", "The file is larger than 50 MB.", { file: "too_large" });
@@ -61,9 +93,7 @@ export const contactFileRoutes = new Hono<HonoEnv>()
     if (!source) throw new Error("the uploaded file vanished from R2");
     const preview = await previewImport(source).catch(async (error: unknown) => {
       await c.env.FILES.delete(fileKey);
-      if (error instanceof XlsxError) throw error.reason === "not_xlsx" ? notXlsx() : new AppError("validation_failed", error.message, { file: error.reason });
-      if (error instanceof PreviewRefusal) throw new AppError("validation_failed", error.message, { file: error.reason });
-      throw error;
+      throw previewError(error);
     });
     const at = now();
     await db.insert(jobs).values({
@@ -72,18 +102,12 @@ export const contactFileRoutes = new Hono<HonoEnv>()
       type: "import",
       status: "uploaded",
       fileKey,
-      params: { fileName: file.name.slice(0, 200), headerRow: preview.headerRow, columns: preview.columns },
+      params: { fileName: file.name.slice(0, 200), sheet: preview.sheet, headerRow: preview.headerRow, columns: preview.columns },
       createdBy: c.var.memberId,
       createdAt: at,
       updatedAt: at,
     });
-    const answer: ImportUploadAnswer = {
-      jobId,
-      headers: preview.headers,
-      preview: preview.preview,
-      suggestedMapping: suggestMapping(preview.headers, await importableFields(db, companyId)),
-    };
-    return c.json(answer, 201);
+    return c.json(await uploadAnswer(db, companyId, jobId, preview), 201);
   })
   /**
    * POST /api/contacts/export {filter?: {search?, tags?, fields?}} → 201 JobAnswer (queued). 400
@@ -112,6 +136,36 @@ export const jobsRoutes = new Hono<HonoEnv>()
     const job = await loadJob(c.var.db, c.var.company.id, c.req.valid("param").id);
     if (!job) throw notFound("Job");
     return c.json(await presentJob(c.env, job));
+  })
+  /**
+   * POST /api/jobs/{id}/preview {sheet?, headerRow?} → 200 ImportUploadAnswer: the uploaded file
+   * read again at another worksheet (`sheet`, an index of the upload's `sheets`) and/or another
+   * header row (`headerRow`, 1-based); the choice is kept for the import's start. 400 naming
+   * `sheet` (`invalid_sheet`: not a worksheet of the file, `empty_sheet`) or `headerRow`
+   * (`invalid_header_row`, `header_row_empty`: that row holds nothing), or `file` as on upload.
+   * 409 `conflict` when the job is not an import waiting for its mapping.
+   */
+  .post("/:id/preview", zv("param", idParam), zv("json", importPreviewInput), async (c) => {
+    const choice = c.req.valid("json");
+    const db = c.var.db;
+    const companyId = c.var.company.id;
+    const job = await loadJob(db, companyId, c.req.valid("param").id);
+    if (!job) throw notFound("Job");
+    if (job.type !== "import" || job.status !== "uploaded" || !job.fileKey) throw new AppError("conflict", "This import has already started.");
+    const params = importParamsSchema.safeParse(job.params);
+    if (!params.success) throw new AppError("conflict", "This import cannot start; upload the file again.");
+    const source = await r2Source(c.env.FILES, job.fileKey);
+    if (!source) throw new AppError("conflict", "The uploaded file is no longer available; upload it again.");
+    const preview = await previewImport(source, choice).catch((error: unknown) => {
+      throw previewError(error);
+    });
+    const [updated] = await db
+      .update(jobs)
+      .set({ params: { ...params.data, sheet: preview.sheet, headerRow: preview.headerRow, columns: preview.columns }, updatedAt: now() })
+      .where(and(eq(jobs.id, job.id), eq(jobs.companyId, companyId), eq(jobs.status, "uploaded")))
+      .returning();
+    if (!updated) throw new AppError("conflict", "This import has already started.");
+    return c.json(await uploadAnswer(db, companyId, job.id, preview));
   })
   /**
    * POST /api/jobs/{id}/start {mapping: {[columnIndex]: target}} → 200 JobAnswer (queued). 400

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { SignJWT } from "jose";
+import { sessionKey } from "../lib/keys";
 import { describe, expect, it } from "vitest";
 import type { AnnouncementAnswer, InviteAnswer, MeAnswer } from "../../schema/api-types";
 import { COMPANY_PERMISSIONS } from "../../schema/permissions";
@@ -67,7 +68,7 @@ describe("signed-in calls of /api/me and /api/user", () => {
       .setSubject(user.id)
       .setIssuedAt(past - 60)
       .setExpirationTime(past)
-      .sign(new TextEncoder().encode(env.JWT_SECRET));
+      .sign(await sessionKey(env));
     await expectError(await call("GET", "/api/me", { token: expired }), 401, "unauthorized");
     // The same claims unexpired are accepted: only the expiry made the difference.
     const fresh = await new SignJWT({ ver: 0 })
@@ -75,7 +76,7 @@ describe("signed-in calls of /api/me and /api/user", () => {
       .setSubject(user.id)
       .setIssuedAt()
       .setExpirationTime("1h")
-      .sign(new TextEncoder().encode(env.JWT_SECRET));
+      .sign(await sessionKey(env));
     await expectStatus(await call("GET", "/api/me", { token: fresh }), 200);
   });
 
@@ -93,7 +94,7 @@ describe("GET /api/me", () => {
     const res = await call("GET", "/api/me", { token: account.token });
     const body = await expectStatus<Record<string, unknown>>(res, 200);
     expect(body).toMatchObject({ name: "Dora Nunes", email: account.email, phone: "+5511987654321", image: null, status: "online" });
-    expect(Object.keys(body).sort()).toEqual(["activeCompany", "email", "id", "image", "name", "phone", "status"]);
+    expect(Object.keys(body).sort()).toEqual(["activeCompany", "email", "emailVerified", "id", "image", "name", "phone", "status"]);
   });
 });
 

@@ -1,12 +1,12 @@
 /**
- * The signed-in user (spec §7): profile, permissions, invites, announcements, active company,
- * online status.
+ * The signed-in user (spec §7): profile, permissions, e-mail verification, invites, announcements,
+ * active company, online status.
  */
 import { Hono } from "hono";
 import { and, desc, eq, isNull, notExists, or } from "drizzle-orm";
 import { z } from "zod";
 import { announcementSeen, announcements, companies, invites, members, users } from "../../schema";
-import { announcementSeenInput, changeActiveInput, changeStatusInput } from "../../schema/validation/auth";
+import { announcementSeenInput, changeActiveInput, changeStatusInput, verifyEmailInput } from "../../schema/validation/auth";
 import { nameSchema, phoneSchema } from "../../schema/validation/common";
 import type { HonoEnv } from "../middleware/context";
 import { loadMembership, requireUser } from "../middleware/auth";
@@ -15,8 +15,11 @@ import { AppError, notFound } from "../lib/errors";
 import { storeImage } from "../lib/images";
 import { presentInvites } from "../lib/invites";
 import { presentMe } from "../lib/present";
+import { clear, hit } from "../lib/rate-limit";
+import { sendVerificationCode, verifyEmail } from "../lib/accounts";
 import { hubOf } from "../lib/realtime";
 import { zv } from "../lib/validate";
+import { multipartBody } from "../lib/multipart";
 
 /** Multipart body of PUT /api/me. Empty strings count as absent. */
 const profileForm = z
@@ -37,7 +40,7 @@ export const me = new Hono<HonoEnv>()
    * PUT /api/me multipart {name?, image?, phone?} → MeAnswer. 400 when neither name nor image is
    * given (spec §5), or a field is invalid; images: PNG/JPEG/WebP/GIF ≤ 2 MiB, stored in R2.
    */
-  .put("/", zv("form", profileForm), async (c) => {
+  .put("/", multipartBody("image"), zv("form", profileForm), async (c) => {
     const input = c.req.valid("form");
     const user = c.var.user;
     const imageKey = input.image ? await storeImage(c.env.FILES, "avatars", input.image, "image") : undefined;
@@ -61,8 +64,44 @@ export const me = new Hono<HonoEnv>()
     const membership = await loadMembership(c.var.db, user.id, user.activeCompanyId);
     return c.json(membership ? [...membership.permissions] : []);
   })
-  /** GET /api/me/invites → InviteAnswer[]: pending invites addressed to the user's e-mail. */
+  /**
+   * POST /api/me/verify-email {code} → MeAnswer (`emailVerified: true`): proves the user owns their
+   * address with the 6-digit code mailed at registration or by /resend (issue 8 point 4); it also
+   * activates the companies the user owns that are not activated yet. Already verified: 200 as is.
+   * 400 field `code`: `invalid_code` (wrong) or `expired_code` (older than 24 h); 429 after 10
+   * tries an hour.
+   */
+  .post("/verify-email", zv("json", verifyEmailInput), async (c) => {
+    const { code } = c.req.valid("json");
+    const user = c.var.user;
+    if (user.emailVerifiedAt !== null) return c.json(presentMe(user));
+    await hit(c.var.db, [{ key: `verify-email:${user.id}`, max: 10, windowMs: 60 * 60 * 1000 }]);
+    const updated = await verifyEmail(c.var.db, user, code);
+    await clear(c.var.db, `verify-email:${user.id}`);
+    return c.json(presentMe(updated));
+  })
+  /**
+   * POST /api/me/verify-email/resend → 204: mails a new verification code (the previous one stops
+   * working). 409 `conflict` when the address is already verified; 429 `rate_limited` (Retry-After)
+   * more than once a minute or five times an hour.
+   */
+  .post("/verify-email/resend", async (c) => {
+    const user = c.var.user;
+    if (user.emailVerifiedAt !== null) throw new AppError("conflict", "Your e-mail address is already verified.");
+    await hit(c.var.db, [
+      { key: `verify-resend:minute:${user.id}`, max: 1, windowMs: 60 * 1000 },
+      { key: `verify-resend:hour:${user.id}`, max: 5, windowMs: 60 * 60 * 1000 },
+    ]);
+    await sendVerificationCode(c.env, c.var.db, user);
+    return c.body(null, 204);
+  })
+  /**
+   * GET /api/me/invites → InviteAnswer[]: pending invites addressed to the user's e-mail. An
+   * unverified address sees [] (not 403: a header badge polling this keeps working, and the client
+   * reads `emailVerified` of GET /api/me to show "verify your e-mail" instead), issue 8 point 4.
+   */
   .get("/invites", async (c) => {
+    if (c.var.user.emailVerifiedAt === null) return c.json([]);
     const rows = await c.var.db
       .select({ invite: invites, companyName: companies.name })
       .from(invites)

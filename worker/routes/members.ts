@@ -1,7 +1,8 @@
 /**
  * Members of the active company (spec §3 Member, §7): list, read, change roles, remove.
  * Permission settings_members, except /active (the online members, any member may list them, for
- * pickers such as ticket transfer). The owner cannot be removed or demoted.
+ * pickers such as ticket transfer). The owner cannot be removed or demoted; nobody changes their own
+ * roles or grants a permission they do not hold (issue 8 point 2, worker/lib/grants.ts).
  */
 import { Hono } from "hono";
 import { and, asc, eq, inArray } from "drizzle-orm";
@@ -15,7 +16,9 @@ import { requireCompany, requirePermission, requireUser } from "../middleware/au
 import type { Db } from "../lib/db";
 import { now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
+import { assertCanGrant } from "../lib/grants";
 import { fileUrl } from "../lib/present";
+import { refreshAccess } from "../lib/realtime";
 import { zv } from "../lib/validate";
 
 const idParam = z.object({ id: idSchema });
@@ -89,7 +92,10 @@ export const membersRoutes = new Hono<HonoEnv>()
   })
   /**
    * PUT /api/companies/members/{id} {roles} → MemberAnswer. The owner's roles cannot change and the
-   * Owner role cannot be given (409 conflict); unknown roles → 400 (field `roles`).
+   * Owner role cannot be given (409 conflict); unknown roles → 400 (field `roles`). No escalation
+   * (issue 8 point 2): a member never changes their own roles (403 `forbidden`, field `roles` =
+   * `own_roles`) and never adds a role carrying a permission they do not hold themselves (403
+   * `forbidden`, field `roles` = `permissions_not_held`); roles the member keeps are not re-checked.
    */
   .put("/:id", zv("param", idParam), zv("json", memberUpdateInput), async (c) => {
     const { id } = c.req.valid("param");
@@ -99,17 +105,25 @@ export const membersRoutes = new Hono<HonoEnv>()
     const member = await db.query.members.findFirst({ where: and(eq(members.id, id), eq(members.companyId, company.id)) });
     if (!member) throw notFound("Member");
     if (member.userId === company.ownerId) throw new AppError("conflict", "The owner's roles cannot be changed.");
+    if (member.userId === c.var.user.id) throw new AppError("forbidden", "You cannot change your own roles.", { roles: "own_roles" });
     const found = await db
-      .select({ id: roles.id, isOwner: roles.isOwner })
+      .select({ id: roles.id, isOwner: roles.isOwner, permissions: roles.permissions })
       .from(roles)
       .where(and(eq(roles.companyId, company.id), inArray(roles.id, wanted)));
     if (found.length !== wanted.length) throw new AppError("validation_failed", "Unknown role.", { roles: "invalid_id" });
     if (found.some((r) => r.isOwner)) throw new AppError("conflict", "The Owner role belongs to the company's owner only.", { roles: "owner_role" });
+    const held = await db
+      .select({ roleId: memberRoles.roleId })
+      .from(memberRoles)
+      .where(and(eq(memberRoles.memberId, id), eq(memberRoles.companyId, company.id)));
+    const kept = new Set(held.map((r) => r.roleId));
+    assertCanGrant(c.var.permissions, found.filter((r) => !kept.has(r.id)).flatMap((r) => r.permissions), "roles");
     await db.batch([
       db.delete(memberRoles).where(and(eq(memberRoles.memberId, id), eq(memberRoles.companyId, company.id))),
       ...wanted.map((roleId) => db.insert(memberRoles).values({ companyId: company.id, memberId: id, roleId })),
       db.update(members).set({ updatedAt: now() }).where(eq(members.id, id)),
     ]);
+    await refreshAccess(c.env, company.id, [member.userId], "permissions_changed");
     const [answer] = await listMembers(db, company.id, company.ownerId, { memberId: id });
     return c.json(answer);
   })
@@ -131,6 +145,7 @@ export const membersRoutes = new Hono<HonoEnv>()
         .set({ activeCompanyId: fallback, updatedAt: now() })
         .where(and(eq(users.id, member.userId), eq(users.activeCompanyId, company.id))),
     ]);
+    await refreshAccess(c.env, company.id, [member.userId], "membership_ended");
     return c.body(null, 204);
   });
 

@@ -33,6 +33,7 @@ import { AppError, notFound, validationError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, signedMediaUrl, storeMedia } from "../lib/media";
 import { zv } from "../lib/validate";
+import { readForm } from "../lib/multipart";
 
 const idParam = z.object({ id: idSchema });
 
@@ -64,7 +65,7 @@ type Parsed = { name: string; text: string; file: File | null; removeMedia: bool
 /** Reads a JSON or multipart body; 400 naming the field on failure. */
 async function readBody(c: Context<HonoEnv>): Promise<Parsed> {
   if ((c.req.header("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    const form = formBody.safeParse(await c.req.parseBody(), { reportInput: true });
+    const form = formBody.safeParse(await readForm(c, "file"), { reportInput: true });
     if (!form.success) throw validationError(form.error);
     const file = form.data.file && form.data.file.size > 0 ? form.data.file : null;
     if (file && file.size > MAX_MEDIA_BYTES) throw new AppError("validation_failed", "The file is larger than 100 MB.", { file: "too_large" });
@@ -84,7 +85,7 @@ async function readBody(c: Context<HonoEnv>): Promise<Parsed> {
 async function storeFile(env: AppEnv, companyId: string, file: File) {
   const mime = file.type || "application/octet-stream";
   const stored = await storeMedia(env.FILES, companyId, await file.arrayBuffer(), mime, file.name);
-  return { mediaKey: stored.key, mediaMime: mime, mediaName: file.name || null, mediaSize: stored.size };
+  return { mediaKey: stored.key, mediaMime: stored.mime, mediaName: file.name || null, mediaSize: stored.size };
 }
 
 export const quickMessagesRoutes = new Hono<HonoEnv>()

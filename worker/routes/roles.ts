@@ -1,7 +1,9 @@
 /**
  * Company roles (spec §3 Role, §6; /settings/roles): a name, a description and a permission
  * checklist. Permission settings_company to manage; settings_members may list them (to invite).
- * The Owner role is read-only. Names are unique in the company (409 name_in_use).
+ * The Owner role is read-only. Names are unique in the company (409 name_in_use). Nobody creates or
+ * edits a role to carry a permission they do not hold themselves (issue 8 point 2: 403 `forbidden`,
+ * field `permissions` = `permissions_not_held`; worker/lib/grants.ts).
  */
 import { Hono } from "hono";
 import { and, asc, eq } from "drizzle-orm";
@@ -14,8 +16,10 @@ import { requireCompany, requirePermission, requireUser } from "../middleware/au
 import type { Db } from "../lib/db";
 import { isUniqueViolation, now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
+import { assertCanGrant } from "../lib/grants";
 import { newId } from "../lib/ids";
 import { presentRole } from "../lib/present";
+import { refreshAccess, roleHolders } from "../lib/realtime";
 import { zv } from "../lib/validate";
 
 const idParam = z.object({ id: idSchema });
@@ -51,11 +55,15 @@ export const rolesRoutes = new Hono<HonoEnv>()
     c.json(presentRole(await findRole(c.var.db, c.var.company.id, c.req.valid("param").id))),
   )
   .use(requirePermission("settings_company"))
-  /** POST /api/companies/roles {name, description, permissions} → 201 RoleAnswer. */
+  /**
+   * POST /api/companies/roles {name, description, permissions} → 201 RoleAnswer. 403 `forbidden`
+   * when a permission is one the caller does not hold.
+   */
   .post("/", zv("json", roleInput), async (c) => {
     const input = c.req.valid("json");
     const db = c.var.db;
     const companyId = c.var.company.id;
+    assertCanGrant(c.var.permissions, input.permissions, "permissions");
     if (await nameTaken(db, companyId, input.name)) throw nameInUse();
     const at = now();
     const row = {
@@ -76,7 +84,11 @@ export const rolesRoutes = new Hono<HonoEnv>()
     }
     return c.json(presentRole(row), 201);
   })
-  /** PUT /api/companies/roles/{id} {name, description, permissions} → RoleAnswer. Owner role: 409. */
+  /**
+   * PUT /api/companies/roles/{id} {name, description, permissions} → RoleAnswer. Owner role: 409.
+   * 403 `forbidden` when it adds a permission the caller does not hold (permissions the role keeps
+   * are not re-checked, so a role can be renamed by someone holding less).
+   */
   .put("/:id", zv("param", idParam), zv("json", roleInput), async (c) => {
     const { id } = c.req.valid("param");
     const input = c.req.valid("json");
@@ -84,6 +96,8 @@ export const rolesRoutes = new Hono<HonoEnv>()
     const companyId = c.var.company.id;
     const role = await findRole(db, companyId, id);
     if (role.isOwner) throw new AppError("conflict", "The Owner role cannot be changed.");
+    const kept = new Set(role.permissions);
+    assertCanGrant(c.var.permissions, input.permissions.filter((p) => !kept.has(p)), "permissions");
     if (await nameTaken(db, companyId, input.name, id)) throw nameInUse();
     try {
       const [updated] = await db
@@ -91,6 +105,7 @@ export const rolesRoutes = new Hono<HonoEnv>()
         .set({ name: input.name, description: input.description, permissions: [...new Set(input.permissions)], updatedAt: now() })
         .where(and(eq(roles.id, id), eq(roles.companyId, companyId)))
         .returning();
+      await refreshAccess(c.env, companyId, await roleHolders(db, companyId, id), "permissions_changed");
       return c.json(presentRole(updated ?? role));
     } catch (error) {
       if (isUniqueViolation(error)) throw nameInUse();
@@ -104,9 +119,11 @@ export const rolesRoutes = new Hono<HonoEnv>()
     const companyId = c.var.company.id;
     const role = await findRole(db, companyId, id);
     if (role.isOwner) throw new AppError("conflict", "The Owner role cannot be deleted.");
+    const holders = await roleHolders(db, companyId, id);
     await db.batch([
       db.delete(memberRoles).where(and(eq(memberRoles.roleId, id), eq(memberRoles.companyId, companyId))),
       db.delete(roles).where(and(eq(roles.id, id), eq(roles.companyId, companyId))),
     ]);
+    await refreshAccess(c.env, companyId, holders, "permissions_changed");
     return c.body(null, 204);
   });

@@ -6,43 +6,27 @@
 import { Hono } from "hono";
 import { and, count, desc, eq, like, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { contactIdentities, contacts, members, messages, tickets, type TicketRow } from "../../schema";
+import { contacts, members, messages, tickets, type TicketRow } from "../../schema";
 import { idSchema } from "../../schema/validation/common";
 import { messageListQuery, textMessageInput, ticketListQuery, transferInput } from "../../schema/validation/tickets";
 import type { HonoEnv } from "../middleware/context";
 import { loadMembership, requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { adapterFor } from "../channels";
 import type { Db } from "../lib/db";
+import { reachableIdentity } from "../lib/identities";
 import { now } from "../lib/db";
 import { AppError, notFound, validationError } from "../lib/errors";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
+import { isInlineType } from "../lib/sniff";
 import { roomOf } from "../lib/realtime";
 import { loadTicketAnswers, presentMessages } from "../lib/tickets";
+// The one visibility rule of every ticket action (also POST /api/tickets/{id}/start-flow).
+import { findVisibleTicket as findTicket, ticketViewerOf as viewerOf, ticketVisibility as visibility } from "../lib/ticket-access";
 import { zv } from "../lib/validate";
+import { readForm } from "../lib/multipart";
 import { sendToTicket, type OutboundContent } from "../pipeline/outbound";
 
 const idParam = z.object({ id: idSchema });
-
-type Viewer = { memberId: string; seeAll: boolean; groups: boolean };
-
-function viewerOf(c: { var: HonoEnv["Variables"] }): Viewer {
-  return { memberId: c.var.memberId, seeAll: c.var.permissions.has("see_all_tickets"), groups: c.var.permissions.has("tickets_groups") };
-}
-
-/** SQL restricting tickets to what the viewer may see. */
-function visibility(viewer: Viewer): SQL | undefined {
-  const parts: (SQL | undefined)[] = [];
-  if (!viewer.groups) parts.push(eq(tickets.isGroup, false));
-  if (!viewer.seeAll) parts.push(or(eq(tickets.status, "pending"), eq(tickets.assignedMemberId, viewer.memberId)));
-  return and(...parts);
-}
-
-/** The ticket if it exists in the company and the viewer may see it; 404 otherwise. */
-async function findTicket(db: Db, companyId: string, id: string, viewer: Viewer): Promise<TicketRow> {
-  const row = await db.query.tickets.findFirst({ where: and(eq(tickets.id, id), eq(tickets.companyId, companyId), visibility(viewer)) });
-  if (!row) throw notFound("Ticket");
-  return row;
-}
 
 function encodeCursor(parts: (string | number)[]): string {
   return btoa(parts.join("|")).replace(/=+$/, "");
@@ -98,7 +82,7 @@ export const ticketsRoutes = new Hono<HonoEnv>()
     if (q.type === "chats") filters.push(eq(tickets.isGroup, false));
     if (q.type === "groups") filters.push(eq(tickets.isGroup, true));
     if (q.type === "unread") filters.push(sql`${tickets.unreadCount} > 0`);
-    if (q.type === "mine") filters.push(eq(tickets.assignedMemberId, viewer.memberId));
+    if (q.type === "mine") filters.push(viewer.memberId ? eq(tickets.assignedMemberId, viewer.memberId) : sql`0`);
     if (q.search) {
       const pattern = `%${q.search.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
       filters.push(or(sql`${contacts.name} LIKE ${pattern} ESCAPE '\\'`, like(contacts.phone, pattern)));
@@ -163,17 +147,21 @@ export const ticketsRoutes = new Hono<HonoEnv>()
    * POST /api/tickets/{id}/messages: JSON `{type: "text", body, quotedId?, idempotencyKey?}` or
    * multipart `{file, body?, type?, quotedId?, idempotencyKey?}` (≤ 100 MB) → 201 MessageAnswer
    * (200 with the first message when the idempotency key was seen). Answering a pending or closed
-   * ticket opens it, assigned to the sender.
+   * ticket opens it, assigned to the sender. Through the public API (scope messages:send) the
+   * message is recorded as sent by the API key and the ticket's status and assignee stay as they are.
    */
   .post("/:id/messages", zv("param", idParam), async (c) => {
     const db = c.var.db;
     const company = c.var.company;
     const ticket = await findTicket(db, company.id, c.req.valid("param").id, viewerOf(c));
+    // An API key sends as itself (messages.api_key_id, no sender member); idempotency is per sender.
+    const apiKey = c.var.apiKey;
+    const actor = apiKey ? `key:${apiKey.id}` : c.var.memberId;
     const contentType = c.req.header("Content-Type") ?? "";
     let content: OutboundContent;
     let idempotencyKey: string | null;
     if (contentType.startsWith("multipart/form-data")) {
-      const form = fileMessageForm.safeParse(await c.req.parseBody());
+      const form = fileMessageForm.safeParse(await readForm(c, "file"));
       if (!form.success) throw validationError(form.error);
       const file = form.data.file;
       if (file.size > MAX_MEDIA_BYTES) throw new AppError("validation_failed", "The file is larger than 100 MB.", { file: "too_large" });
@@ -182,12 +170,14 @@ export const ticketsRoutes = new Hono<HonoEnv>()
       if (form.data.idempotencyKey) {
         // A retried upload answers the first message before storing the file a second time.
         const first = await db.query.messages.findFirst({
-          where: and(eq(messages.companyId, company.id), eq(messages.idempotencyKey, `${c.var.memberId}:${ticket.id}:${form.data.idempotencyKey}`)),
+          where: and(eq(messages.companyId, company.id), eq(messages.idempotencyKey, `${actor}:${ticket.id}:${form.data.idempotencyKey}`)),
         });
         if (first) return c.json((await presentMessages(c.env, db, [first]))[0], 200);
       }
       const stored = await storeMedia(c.env.FILES, company.id, await file.arrayBuffer(), mime, file.name);
-      content = { type: mediaTypeOf(mime, form.data.type), body: form.data.body, media: { key: stored.key, mime, name: file.name || null, size: stored.size }, quotedId: form.data.quotedId };
+      // The stored type comes from the bytes: an HTML file declared as an image goes out as a document.
+      const wanted = isInlineType(stored.mime) || form.data.type === "document" ? form.data.type : undefined;
+      content = { type: mediaTypeOf(stored.mime, wanted), body: form.data.body, media: { key: stored.key, mime: stored.mime, name: file.name || null, size: stored.size }, quotedId: form.data.quotedId };
       idempotencyKey = form.data.idempotencyKey ?? null;
     } else {
       let json: unknown;
@@ -207,7 +197,8 @@ export const ticketsRoutes = new Hono<HonoEnv>()
       content.quotedExternalId = quoted.externalId;
     }
     const target = await targetOf(db, ticket);
-    if (ticket.status !== "open" || ticket.assignedMemberId === null) {
+    // A member answering takes the ticket; a key's message leaves it in the queue as it was.
+    if (!apiKey && (ticket.status !== "open" || ticket.assignedMemberId === null)) {
       await db
         .update(tickets)
         .set({ status: "open", assignedMemberId: ticket.assignedMemberId ?? c.var.memberId, servedByMemberId: ticket.assignedMemberId ?? c.var.memberId, closedAt: null, updatedAt: now() })
@@ -218,8 +209,8 @@ export const ticketsRoutes = new Hono<HonoEnv>()
       c.env,
       target,
       content,
-      { memberId: c.var.memberId, name: c.var.user.name, showName: company.showAttendantName },
-      idempotencyKey ? `${c.var.memberId}:${ticket.id}:${idempotencyKey}` : null,
+      apiKey ? { apiKeyId: apiKey.id, name: apiKey.name } : { memberId: c.var.memberId, name: c.var.user.name, showName: company.showAttendantName },
+      idempotencyKey ? `${actor}:${ticket.id}:${idempotencyKey}` : null,
     );
     return c.json(result.message, result.duplicate ? 200 : 201);
   })
@@ -299,9 +290,7 @@ async function refuseSecondActiveTicket(db: Db, ticket: TicketRow): Promise<void
 async function targetOf(db: Db, ticket: TicketRow) {
   const connection = await db.query.connections.findFirst({ where: (t, { eq: e }) => e(t.id, ticket.connectionId) });
   if (!connection) throw new AppError("conflict", "This ticket's connection no longer exists.");
-  const identity = await db.query.contactIdentities.findFirst({
-    where: and(eq(contactIdentities.contactId, ticket.contactId), eq(contactIdentities.channel, connection.channel)),
-  });
+  const identity = await reachableIdentity(db, ticket.companyId, ticket.contactId, connection.channel);
   const contact = await db.query.contacts.findFirst({ where: eq(contacts.id, ticket.contactId), columns: { phone: true } });
   const recipientExternalId = identity?.externalId ?? contact?.phone?.replace(/^\+/, "");
   if (!recipientExternalId) throw new AppError("conflict", "This contact cannot be reached on this connection.");

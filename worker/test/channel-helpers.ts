@@ -1,7 +1,7 @@
 /**
  * Helpers for the main-job tests (channels, connections, tickets): Cloud API connections and signed
  * webhooks, the sandbox phone, the chat-centre calls, and the loopback Graph API stand-in's control
- * endpoints (GET /__sent, POST /__media, POST /__fail).
+ * endpoints (GET /__sent, POST /__media, POST /__fail, POST /__numbers).
  */
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
@@ -36,12 +36,56 @@ export function wamid(): string {
   return `wamid.${crypto.randomUUID()}`;
 }
 
-/** Creates a WhatsApp Cloud API connection in the caller's company. */
+/** A number the Graph API stand-in knows (see standins/meta-graph.ts `StandInNumber`). */
+export type StandInNumberInput = {
+  displayPhoneNumber?: string;
+  verifiedName?: string;
+  qualityRating?: string;
+  /** The access tokens that prove the number (default: ACCESS_TOKEN). */
+  tokens?: string[];
+  /** Makes every lookup of the number answer this (an outage at Meta). */
+  failWith?: { status: number; code?: number; message?: string };
+};
+
+/** Meta's style of test number, "+1 555-xxx-xxxx", derived from the id (unique per id). */
+export function testDisplayNumber(phoneNumberId: string): string {
+  const d = phoneNumberId.replace(/\D/g, "").slice(-7).padStart(7, "0");
+  return `+1 555-${d.slice(0, 3)}-${d.slice(3)}`;
+}
+
+/**
+ * Registers `phoneNumberId` in the Graph API stand-in (POST /__numbers), so a token of `tokens`
+ * proves it (a later call replaces the registration). Answers the display number registered.
+ */
+export async function registerNumber(phoneNumberId: string, options: StandInNumberInput = {}): Promise<string> {
+  const displayPhoneNumber = options.displayPhoneNumber ?? testDisplayNumber(phoneNumberId);
+  const res = await fetch(`${env.META_STANDIN_ORIGIN}/__numbers`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      phoneNumberId,
+      displayPhoneNumber,
+      verifiedName: options.verifiedName ?? "Loja Teste",
+      qualityRating: options.qualityRating ?? "GREEN",
+      tokens: options.tokens ?? [ACCESS_TOKEN],
+      ...(options.failWith ? { failWith: options.failWith } : {}),
+    }),
+  });
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+  return displayPhoneNumber;
+}
+
+/**
+ * Creates a WhatsApp Cloud API connection in the caller's company, registering its number in the
+ * Graph API stand-in first (ACCESS_TOKEN proves it) unless `register` is false.
+ */
 export async function cloudConnection(
   token: string,
-  options: { phoneNumberId?: string; greetingMessage?: string; farewellMessage?: string; name?: string } = {},
+  options: { phoneNumberId?: string; greetingMessage?: string; farewellMessage?: string; name?: string; register?: boolean } = {},
 ): Promise<ConnectionAnswer & { phoneNumberId: string }> {
   const phoneNumberId = options.phoneNumberId ?? uniquePhoneNumberId();
+  if (options.register !== false) await registerNumber(phoneNumberId);
   const res = await call("POST", "/api/connections", {
     token,
     body: {

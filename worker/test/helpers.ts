@@ -48,8 +48,15 @@ export type ErrorBody = { error: { code: string; message: string; fields?: Recor
 
 export type Account = { token: string; email: string; password: string; name: string };
 
-/** Registers a new user with their own company and answers its token. */
-export async function register(overrides: Partial<Record<string, string>> = {}): Promise<Account> {
+/**
+ * Registers a new user with their own company and answers its token. By default the user then
+ * verifies their e-mail with the code read from the dev outbox, as a person would (which also
+ * activates the company); `{ verified: false }` leaves the account unverified and not activated.
+ */
+export async function register(
+  overrides: Partial<Record<string, string>> = {},
+  options: { verified?: boolean } = {},
+): Promise<Account> {
   const account = {
     name: "Ana Souza",
     email: uniqueEmail(),
@@ -60,7 +67,25 @@ export async function register(overrides: Partial<Record<string, string>> = {}):
   };
   const res = await call("POST", "/api/register", { body: account });
   const { token } = await expectStatus<{ token: string }>(res, 201);
-  return { token, email: account.email.toLowerCase(), password: account.password, name: account.name };
+  const registered = { token, email: account.email.toLowerCase(), password: account.password, name: account.name };
+  if (options.verified !== false) await verifyEmail(registered);
+  return registered;
+}
+
+/** The 6-digit code of the newest verification mail to `address` (dev outbox). */
+export async function verificationCode(address: string): Promise<string> {
+  const mail = await mailTo(address, "verification code");
+  const code = /verification code is (\d{6})/.exec(mail.body_text)?.[1];
+  if (!code) throw new Error(`no verification code in ${JSON.stringify(mail.body_text)}`);
+  return code;
+}
+
+/** Verifies `account`'s e-mail with the code mailed to it (POST /api/me/verify-email). */
+export async function verifyEmail(account: Pick<Account, "token" | "email">): Promise<MeAnswer> {
+  const code = await verificationCode(account.email);
+  const verified = await expectStatus<MeAnswer>(await call("POST", "/api/me/verify-email", { token: account.token, body: { code } }), 200);
+  expect(verified.emailVerified, JSON.stringify(verified)).toBe(true);
+  return verified;
 }
 
 /** The most recent dev-outbox mail to `address`. */

@@ -189,3 +189,101 @@ export async function damageSheet(bytes: Uint8Array, fraction = 0.7): Promise<Ui
   for (let i = 0; i < 64; i++) out[at + i] = 0xff;
   return out;
 }
+
+/** One sheet of {@link workbookXlsx}: a worksheet with rows (sheet row number and cells), or a chart sheet. */
+export type FixtureSheet = { name: string; kind?: "worksheet" | "chartsheet"; hidden?: boolean; rows?: { row: number; cells: string[] }[] };
+
+const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** Column letters of a 0-based index ("A", …, "Z", "AA"). */
+function columnName(index: number): string {
+  let name = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+/**
+ * A workbook of several sheets, laid out as Excel writes them: every text cell a shared string
+ * (an empty cell text too, written as Excel does: `<si><t/></si>`), chart sheets under
+ * xl/chartsheets/ with their own relationship type, hidden sheets with `state="hidden"`.
+ * `emptyStringFirst` puts the empty shared string at index 0 (the first chunk of the reader's
+ * string table), as Excel does when the first text it met was an emptied cell.
+ */
+export function workbookXlsx(sheets: FixtureSheet[], options: { emptyStringFirst?: boolean } = {}): Uint8Array {
+  const strings: string[] = options.emptyStringFirst ? [""] : [];
+  const indexOf = new Map(strings.map((s, i) => [s, i]));
+  const stringIndex = (text: string) => {
+    let at = indexOf.get(text);
+    if (at === undefined) {
+      at = strings.length;
+      strings.push(text);
+      indexOf.set(text, at);
+    }
+    return at;
+  };
+  const files: Record<string, Uint8Array> = {};
+  const sheetElements: string[] = [];
+  const rels: string[] = [];
+  let worksheets = 0;
+  let charts = 0;
+  sheets.forEach((sheet, i) => {
+    const rid = `rId${i + 1}`;
+    const state = sheet.hidden ? ' state="hidden"' : "";
+    sheetElements.push(`<sheet name="${escapeXml(sheet.name)}" sheetId="${i + 1}"${state} r:id="${rid}"/>`);
+    if (sheet.kind === "chartsheet") {
+      charts += 1;
+      rels.push(`<Relationship Id="${rid}" Type="${REL}/chartsheet" Target="chartsheets/sheet${charts}.xml"/>`);
+      files[`xl/chartsheets/sheet${charts}.xml`] = strToU8(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><chartsheet ${NS} xmlns:r="${REL}"><sheetPr/><sheetViews><sheetView workbookViewId="0"/></sheetViews><drawing r:id="rId1"/></chartsheet>`,
+      );
+      return;
+    }
+    worksheets += 1;
+    rels.push(`<Relationship Id="${rid}" Type="${REL}/worksheet" Target="worksheets/sheet${worksheets}.xml"/>`);
+    const rows = (sheet.rows ?? [])
+      .map(({ row, cells }) => `<row r="${row}">${cells.map((text, c) => `<c r="${columnName(c)}${row}" t="s"><v>${stringIndex(text)}</v></c>`).join("")}</row>`)
+      .join("");
+    files[`xl/worksheets/sheet${worksheets}.xml`] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet ${NS}><sheetData>${rows}</sheetData></worksheet>`);
+  });
+  rels.push(`<Relationship Id="rIdStrings" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>`);
+  const shared =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst ${NS} count="${strings.length}" uniqueCount="${strings.length}">` +
+    strings.map((s) => (s === "" ? "<si><t/></si>" : `<si><t xml:space="preserve">${escapeXml(s)}</t></si>`)).join("") +
+    "</sst>";
+  return zipSync({
+    "[Content_Types].xml": strToU8(
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>',
+    ),
+    "_rels/.rels": strToU8(`<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
+    "xl/workbook.xml": strToU8(`<?xml version="1.0"?><workbook ${NS} xmlns:r="${REL}"><workbookPr/><sheets>${sheetElements.join("")}</sheets></workbook>`),
+    "xl/_rels/workbook.xml.rels": strToU8(`<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels.join("")}</Relationships>`),
+    ...files,
+    "xl/sharedStrings.xml": strToU8(shared),
+  });
+}
+
+/** Contacts as sheet rows from `first` on: a header, then `count` rows of name and phone. */
+export function contactRows(first: number, count: number, header: string[] = ["Nome", "Telefone"]): { row: number; cells: string[] }[] {
+  return [
+    { row: first, cells: header },
+    ...Array.from({ length: count }, (_, i) => ({ row: first + 1 + i, cells: [`Cliente ${i + 1}`, `+5511970${String(i + 1).padStart(6, "0")}`] })),
+  ];
+}
+
+/** A valid file whose first shared string is empty (`<si><t/></si>`), used by an emptied cell of the data. */
+export function emptySharedStringXlsx(): Uint8Array {
+  return workbookXlsx(
+    [{ name: "Contatos", rows: [{ row: 1, cells: ["Nome", "Telefone", "Obs"] }, { row: 2, cells: ["Ana", "+5511970000001", ""] }, { row: 3, cells: ["", "+5511970000002", "sem nome"] }] }],
+    { emptyStringFirst: true },
+  );
+}
+
+/** A chart sheet first, then an empty worksheet, then the contacts (header on row 1). */
+export function chartFirstXlsx(): Uint8Array {
+  return workbookXlsx([{ name: "Gráfico", kind: "chartsheet" }, { name: "Vazia", rows: [] }, { name: "Contatos", rows: contactRows(1, 3) }]);
+}
+
+/** A title on row 1, nothing on row 2, the header on row 3 and contacts below it. */
+export function headerOnRow3Xlsx(): Uint8Array {
+  return workbookXlsx([{ name: "Clientes", rows: [{ row: 1, cells: ["Lista de clientes — novembro"] }, ...contactRows(3, 4)] }]);
+}

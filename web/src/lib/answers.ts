@@ -28,9 +28,12 @@ import type {
   MemberAnswer,
   RoleAnswer,
   RuntimeSettings,
+  RejectedEventPage,
 } from "../../../schema/api-types";
 import { COMPANY_PERMISSIONS } from "../../../schema/permissions";
-import type { MessageAnswer, RoomEvent, TicketAnswer } from "../../../schema/realtime";
+import { API_KEY_SCOPES } from "../../../schema/api-keys";
+import type { ApiKeyAnswer, ApiKeyCreatedAnswer } from "../../../schema/validation/api-keys";
+import type { MessageAnswer, ReferralAnswer, RoomEvent, TicketAnswer } from "../../../schema/realtime";
 import type { MessageStatus, MessageType, TicketStatus } from "../../../schema/tickets";
 import type { Json } from "../../../schema/columns";
 import type { TokenAnswer } from "../../../schema/validation/auth";
@@ -56,6 +59,7 @@ export const meAnswer: z.ZodType<MeAnswer> = z.object({
   image: z.string().nullable(),
   status: z.enum(["online", "offline"]),
   activeCompany: z.string().nullable(),
+  emailVerified: z.boolean(),
 });
 
 /** GET /api/me/permissions → permission names. */
@@ -118,8 +122,19 @@ export const roleAnswer: z.ZodType<RoleAnswer> = z.object({
   isOwner: z.boolean(),
 });
 
-/** POST /api/companies/active/api-key → the new key (shown once) and its masked hint. */
-export const apiKeyAnswer = z.object({ apiKey: z.string().min(1), apiKeyHint: z.string() });
+/** GET /api/companies/active/api-keys (one entry), DELETE …/api-keys/{id} → ApiKeyAnswer. */
+export const apiKeyAnswer: z.ZodType<ApiKeyAnswer> = z.object({
+  id: z.string(),
+  name: z.string(),
+  hint: z.string(),
+  scopes: z.array(z.enum(API_KEY_SCOPES)),
+  createdAt: z.number(),
+  lastUsedAt: z.number().nullable(),
+  revokedAt: z.number().nullable(),
+});
+
+/** POST /api/companies/active/api-keys → the new key: as listed, plus the key (shown once). */
+export const apiKeyCreatedAnswer: z.ZodType<ApiKeyCreatedAnswer> = z.intersection(apiKeyAnswer, z.object({ key: z.string().min(1) }));
 
 /** GET /api/me/announcements?code= → {results}. */
 export const announcementList: z.ZodType<{ results: AnnouncementAnswer[] }> = z.object({
@@ -198,13 +213,33 @@ export const messageAnswer: z.ZodType<MessageAnswer> = z.object({
   media: z.object({ url: z.string(), mime: z.string(), name: z.string().nullable(), size: z.number().nullable() }).nullable(),
   quoted: z.object({ id: z.string(), body: z.string(), type: messageType, direction: z.enum(["in", "out"]) }).nullable(),
   status: messageStatus,
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  error: z.object({ code: z.string(), message: z.string(), details: z.string().nullable().catch(null) }).nullable(),
   sentAt: z.number(),
   seq: z.number(),
   sender: z.object({ memberId: z.string().nullable(), name: z.string().nullable() }).nullable(),
   deleted: z.boolean(),
+  editedAt: z.number().nullable().catch(null),
+  forwarded: z.boolean().catch(false),
+  reactions: z.array(z.object({ from: z.string(), emoji: z.string(), at: z.number() })).catch([]),
   createdAt: z.number(),
 });
+
+/** The ad a customer came from (tickets and contacts); unknown or malformed fields degrade to absent. */
+export const referralAnswer: z.ZodType<ReferralAnswer | null> = z
+  .object({
+    sourceUrl: z.string().optional().catch(undefined),
+    sourceType: z.string().optional().catch(undefined),
+    sourceId: z.string().optional().catch(undefined),
+    headline: z.string().optional().catch(undefined),
+    body: z.string().optional().catch(undefined),
+    mediaType: z.string().optional().catch(undefined),
+    imageUrl: z.string().optional().catch(undefined),
+    videoUrl: z.string().optional().catch(undefined),
+    thumbnailUrl: z.string().optional().catch(undefined),
+    ctwaClid: z.string().optional().catch(undefined),
+  })
+  .nullable()
+  .catch(null);
 
 /** One ticket (REST and the hub's `ticket.updated`). */
 export const ticketAnswer: z.ZodType<TicketAnswer> = z.object({
@@ -221,6 +256,7 @@ export const ticketAnswer: z.ZodType<TicketAnswer> = z.object({
   lastMessagePreview: z.string(),
   createdAt: z.number(),
   closedAt: z.number().nullable(),
+  referral: referralAnswer,
 });
 
 /** GET /api/tickets → one page of the chat list, newest activity first. */
@@ -345,6 +381,7 @@ export const contactDetailAnswer: z.ZodType<ContactDetailAnswer> = z.object({
       closedAt: z.number().nullable(),
     }),
   ),
+  referral: referralAnswer,
 });
 
 /** POST /api/contacts/bulk → {affected, done}. */
@@ -358,6 +395,7 @@ const jobProgressShape = {
   total: z.number(),
   errors: z.number(),
   errorMessage: z.string().nullable(),
+  errorCode: z.string().nullable().default(null),
 };
 
 /** A job's progress as the hub's `job.updated` event carries it. */
@@ -380,6 +418,11 @@ export const importUploadAnswer: z.ZodType<ImportUploadAnswer> = z.object({
   headers: z.array(z.string()),
   preview: z.array(z.array(z.string())),
   suggestedMapping: z.record(z.string(), importTarget),
+  sheets: z.array(z.object({ index: z.number(), name: z.string(), kind: z.enum(["worksheet", "chartsheet", "other"]), hidden: z.boolean() })),
+  sheet: z.number(),
+  headerRow: z.number(),
+  previewRows: z.array(z.number()),
+  headerCandidates: z.array(z.object({ row: z.number(), text: z.string() })),
 });
 
 // ---- CRM board and quick messages (issue 4; worker/routes/crm.ts, quick-messages.ts) ----------
@@ -602,3 +645,12 @@ export const flowRunAnswer: z.ZodType<FlowRunAnswer> = z.object({
 });
 /** GET /api/contacts/{id}/runs → FlowRunAnswer[] newest first. */
 export const flowRunList: z.ZodType<FlowRunAnswer[]> = z.array(flowRunAnswer);
+
+// ---- Rejected provider events of a connection (issue 8 §7) ------------------------------------
+
+/** GET /api/connections/{id}/rejected-events → one page, newest first, and the connection's count. */
+export const rejectedEventPage: z.ZodType<RejectedEventPage> = z.object({
+  results: z.array(z.object({ id: z.string(), reason: z.string(), detail: z.string(), receivedAt: z.number(), size: z.number() })),
+  cursor: z.string().nullable(),
+  total: z.number(),
+});

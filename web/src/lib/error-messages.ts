@@ -18,8 +18,13 @@ const CODE_MESSAGES: Record<string, MessageDescriptor> = {
   phone_in_use: msg`A contact with this number already exists.`,
   payment_required: msg`Payment not made. Access temporarily suspended.`,
   no_company: msg`You are not part of any company!`,
+  email_not_verified: msg`Verify your email address first.`,
   forbidden: msg`You do not have permission to access this page!`,
   validation_failed: msg`An error occurred. Check the data and try again.`,
+  phone_number_unavailable: msg`This number cannot be connected.`,
+  provider_unavailable: msg`Meta could not be reached, so nothing was saved. Try again in a moment.`,
+  api_key_not_allowed: msg`API keys cannot be used for this.`,
+  insufficient_scope: msg`This API key does not have the permission for this.`,
 };
 
 const DEFAULT_MESSAGE = msg`An error occurred. Try again.`;
@@ -65,6 +70,9 @@ const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
   invalid_timezone: msg`Choose a valid time zone.`,
   roles_required: msg`Choose at least one role.`,
   invalid_code: msg`Invalid code. Check the 6 digits and try again.`,
+  expired_code: msg`This code has expired. Ask for a new one.`,
+  permissions_not_held: msg`You cannot grant permissions you do not hold.`,
+  own_roles: msg`You cannot change your own roles.`,
   invalid_permission: msg`Invalid permission.`,
   invalid_token: msg`This link is invalid or has expired.`,
   name_or_image_required: msg`Provide a name or an image.`,
@@ -79,6 +87,12 @@ const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
   invalid_waba_id: msg`Enter the WhatsApp Business Account ID (digits only).`,
   invalid_access_token: msg`Enter a valid access token.`,
   phone_number_id_in_use: msg`This phone number ID is already connected.`,
+  // Cloud API number proof (worker/channels/whatsapp-cloud.ts proveCloudNumber)
+  access_token_rejected: msg`Meta did not accept this access token. Check it and try again.`,
+  phone_number_not_found: msg`This access token cannot use this phone number ID. Check both at Meta.`,
+  phone_number_unavailable: msg`This number cannot be connected.`,
+  not_applicable: msg`This does not apply to this kind of connection.`,
+  not_refreshable: msg`Only a WhatsApp Cloud API connection can be refreshed.`,
   // Contacts, custom fields, tags (schema/validation/contacts.ts)
   phone_in_use: msg`A contact with this number already exists.`,
   invalid_document: msg`Enter a valid CPF, CNPJ, DNI, NIE or CUIT.`,
@@ -116,6 +130,15 @@ const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
   too_many_rows: msg`The spreadsheet has more than 500,000 rows.`,
   phone_required: msg`Choose the column that holds the phone number.`,
   duplicate_target: msg`Each field takes one column only (Tags may take several).`,
+  invalid_sheet: msg`This sheet holds no cells (it is a chart or another kind of sheet). Choose another.`,
+  no_worksheet: msg`This sheet holds no cells (it is a chart or another kind of sheet). Choose another.`,
+  invalid_header_row: msg`Choose a row between 1 and 1,000.`,
+  // API keys (schema/validation/api-keys.ts)
+  scopes_required: msg`Choose at least one permission for the key.`,
+  invalid_scope: msg`This permission does not exist.`,
+  duplicate_scope: msg`Each permission may be chosen once.`,
+  header_row_empty: msg`This row is empty. Choose the row that holds the column names.`,
+  file_missing: msg`The uploaded file is no longer available. Upload it again.`,
 };
 
 /** The message under a field for a field code (client zod issue or server `fields` entry). */

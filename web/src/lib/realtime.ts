@@ -4,10 +4,56 @@
  * client reconnects with exponential backoff (1 s doubling to 30 s, with jitter) and asks for
  * everything after the last sequence it saw, so the screen has no gap and no duplicate. A `reset`
  * (the client was too far behind) tells listeners to refetch their lists.
+ *
+ * The server closes a socket when the session it was opened with changes (issue 8 §3,
+ * worker/lib/sockets.ts): 4001 — the session is over (logout, password change, expiry): the client
+ * does not reconnect with that token; it asks the API whether this tab still has a live session (a
+ * 401 there logs the user out) and reconnects only if so. 4003 — the member's access changed
+ * (removed, roles or permissions edited): the client refetches what permissions shape and
+ * reconnects, getting the new permissions.
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { HubEvent } from "../../../schema/realtime";
+import { queryClient } from "./query-client";
 import { api } from "./session";
+
+/** Close code: the session the socket was opened with is over (worker/lib/sockets.ts). */
+export const CLOSE_SESSION_ENDED = 4001;
+/** Close code: the member's access changed; reconnecting gets the new permissions. */
+export const CLOSE_ACCESS_CHANGED = 4003;
+
+/**
+ * What a client does after its socket closed with `code`: `check-session` (4001: reconnect only if
+ * `sessionStillLive`), `refresh` (4003: `refreshAccess`, then reconnect), `retry` (anything else:
+ * reconnect with backoff).
+ */
+export function closeAction(code: number): "check-session" | "refresh" | "retry" {
+  if (code === CLOSE_SESSION_ENDED) return "check-session";
+  if (code === CLOSE_ACCESS_CHANGED) return "refresh";
+  return "retry";
+}
+
+/**
+ * After a 4001: whether this tab still has a live session (GET /api/me answers; e.g. it holds the
+ * new token of a password reset). On a 401 the request client has already logged the user out.
+ */
+export async function sessionStillLive(): Promise<boolean> {
+  if (!api.tokens.get()) return false;
+  try {
+    await api.send("GET", "/me");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** After a 4003: refetch everything the member's permissions shape (permissions, lists, screens). */
+export function refreshAccess(): void {
+  void queryClient.invalidateQueries();
+}
+
+/** What the hub client does on a revoked session or changed access (tests pass fakes). */
+export type HubClientHooks = { sessionStillLive: () => Promise<boolean>; refreshAccess: () => void };
 
 export type HubStatus = "connecting" | "open" | "closed";
 
@@ -34,7 +80,8 @@ export class SequenceTracker {
   }
 }
 
-class HubClient {
+/** The hub socket of a tab (one instance, `hub`; exported for tests). */
+export class HubClient {
   private socket: WebSocket | null = null;
   private listeners = new Set<Listener>();
   private resetListeners = new Set<ResetListener>();
@@ -44,6 +91,12 @@ class HubClient {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private users = 0;
   status: HubStatus = "closed";
+
+  private readonly hooks: HubClientHooks;
+
+  constructor(hooks: HubClientHooks = { sessionStillLive, refreshAccess }) {
+    this.hooks = hooks;
+  }
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
@@ -88,11 +141,24 @@ class HubClient {
       this.setStatus("open");
     };
     socket.onmessage = (message) => this.handle(String(message.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
       this.setStatus("closed");
-      if (this.users > 0) this.schedule();
+      if (this.users === 0) return;
+      const action = closeAction(event.code);
+      if (action === "check-session") {
+        // Never reconnect with a dead token: only a live session (a newer token) reconnects.
+        void this.hooks.sessionStillLive().then((live) => {
+          if (live && this.users > 0) this.schedule();
+        });
+        return;
+      }
+      if (action === "refresh") {
+        this.hooks.refreshAccess();
+        for (const l of this.resetListeners) l();
+      }
+      this.schedule();
     };
   }
 

@@ -14,7 +14,8 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/
 import { Skeleton } from "@/components/ui/skeleton";
 import { cn } from "@/lib/utils";
 import { runtimeSettingsQuery } from "@/lib/branding";
-import { usePermissions } from "@/features/session/hooks/use-session";
+import { useMe, usePermissions } from "@/features/session/hooks/use-session";
+import { VerifyEmailNotice } from "@/features/session/components/verify-email-notice";
 import { StatusToggle } from "@/features/session/components/status-toggle";
 import { UserMenu } from "@/features/session/components/user-menu";
 import { CompanySwitcher } from "@/features/companies/components/company-switcher";
@@ -90,14 +91,22 @@ function Sidebar({ onSwitched, onNavigate }: { onSwitched: () => void; onNavigat
   );
 }
 
-/** Company notices shown above every page of the shell. */
+/**
+ * Notices shown above every page of the shell: "verify your e-mail" while the user's address is
+ * unverified (its code also activates the companies they own, so the activation notice is left out
+ * for the owner then), then the company's notices.
+ */
 function CompanyNotices() {
   const company = useActiveCompany();
   const permissions = usePermissions();
-  if (!company.data) return null;
+  const me = useMe();
+  const verify = me.data && !me.data.emailVerified ? <VerifyEmailNotice email={me.data.email} /> : null;
+  if (!company.data) return verify;
+  const ownerVerifying = verify !== null && company.data.owner === me.data?.id;
   return (
     <div className="grid gap-2 empty:hidden">
-      {!company.data.activated ? <ActivationNotice canActivate={permissions.data?.has("settings_company") === true} /> : null}
+      {verify}
+      {!company.data.activated && !ownerVerifying ? <ActivationNotice canActivate={permissions.data?.has("settings_company") === true} /> : null}
       <SubscriptionNotices company={company.data} />
       <ConnectionLostNotice company={company.data} canOpenConnections={permissions.data?.has("connections") === true} />
     </div>

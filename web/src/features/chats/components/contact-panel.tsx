@@ -1,6 +1,7 @@
 /**
- * The contact side panel: name, phone, email, the connection and the ticket's people. Tags come with
- * a later issue and are not shown until the contact has any.
+ * The contact side panel: name, phone, email, the connection and the ticket's people, and the ad the
+ * ticket began with (WhatsApp referral). Tags come with a later issue and are not shown until the
+ * contact has any.
  */
 import { useLingui } from "@lingui/react/macro";
 import { Mail, Phone, Plug, UserRound, X } from "lucide-react";
@@ -10,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import type { TicketAnswer } from "../../../../../schema/realtime";
 import { StatusBadge } from "./status-badge";
 import { formatPhone } from "@/lib/phone";
+import { ReferralCard } from "@/components/referral-card";
 
 function Row({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -56,6 +58,11 @@ export function ContactPanel({ ticket, onClose }: { ticket: TicketAnswer; onClos
           {ticket.assignedMemberName ?? <span className="text-muted-foreground">{t`Nobody yet`}</span>}
         </Row>
       </dl>
+      {ticket.referral ? (
+        <div className="px-4 pb-6">
+          <ReferralCard referral={ticket.referral} />
+        </div>
+      ) : null}
     </aside>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
-import { ArrowDown, ArrowLeft, PanelRightOpen } from "lucide-react";
+import { ArrowDown, ArrowLeft, Megaphone, PanelRightOpen } from "lucide-react";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import { ErrorState } from "@/components/ui/error-state";
@@ -119,6 +119,12 @@ export function ConversationView({ ticket, viewer, senderName, onBack, onGone, o
             <span className="flex items-center gap-2">
               <span className="truncate font-semibold">{ticket.contact.name}</span>
               <StatusBadge status={ticket.status} />
+              {ticket.referral ? (
+                <span className="hidden shrink-0 items-center gap-1 rounded-full bg-muted px-2 py-0.5 text-[11px] text-muted-foreground sm:inline-flex" title={ticket.referral.headline ?? undefined}>
+                  <Megaphone className="size-3" aria-hidden />
+                  {t`From an ad`}
+                </span>
+              ) : null}
             </span>
             <span className="block truncate text-xs text-muted-foreground">
               {presence === "typing"

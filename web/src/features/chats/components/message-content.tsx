@@ -2,16 +2,17 @@
  * What a message shows inside its bubble, by type (spec §2 Chats "several message types"; §8
  * 'Waiting for this message.' and 'Message deleted.'): text with line breaks and links, media with
  * preview, lightbox, players and download, stickers, contact cards, locations, the company's buttons
- * and lists, the customer's button and list replies, and reactions.
+ * and lists, the customer's button and list replies, reactions, orders (product items), WhatsApp
+ * Flows answers (their fields) and system events (a customer's number change).
  */
 import { useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react/macro";
-import { Ban, Clock3, Contact, Download, FileText, List, MapPin, MousePointerClick, Reply } from "lucide-react";
+import { Ban, ClipboardList, Clock3, Contact, Download, FileText, Info, List, MapPin, MousePointerClick, Reply, ShoppingCart } from "lucide-react";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { cn } from "@/lib/utils";
 import type { MessageAnswer } from "../../../../../schema/realtime";
 import { formatBytes, splitLinks } from "../lib/messages";
-import { buttonsOf, contactCardsOf, listOf, locationOf, reactionOf, replyOf } from "../lib/payloads";
+import { buttonsOf, contactCardsOf, flowFieldsOf, listOf, locationOf, orderOf, reactionOf, replyOf } from "../lib/payloads";
 
 /** Text with its line breaks kept and http(s) links clickable (opened in a new tab). */
 export function RichText({ text, className }: { text: string; className?: string }) {
@@ -250,8 +251,74 @@ export function MessageContent({ message }: { message: MessageAnswer }) {
         <Note icon={<Ban aria-hidden />}>{t`Reaction removed`}</Note>
       );
     }
+    case "order": {
+      const order = orderOf(message);
+      return (
+        <div className="grid gap-1.5">
+          <p className="flex items-center gap-1.5 text-xs font-semibold opacity-80">
+            <ShoppingCart className="size-3.5" aria-hidden />
+            {t`Order`}
+          </p>
+          <ul className="grid gap-1" aria-label={t`Order items`}>
+            {(order?.items ?? []).map((item, index) => (
+              <li key={`${item.productRetailerId}-${index}`} className={cn("flex items-baseline justify-between gap-3 rounded-md px-2 py-1", outbound ? "bg-primary-foreground/15" : "bg-background/70")}>
+                <span className="min-w-0 truncate">
+                  {item.quantity} × <span className="font-mono text-xs">{item.productRetailerId}</span>
+                </span>
+                {item.itemPrice !== null && item.itemPrice !== undefined ? <span className="shrink-0 text-xs">{formatMoney(item.itemPrice, item.currency)}</span> : null}
+              </li>
+            ))}
+          </ul>
+          {order?.totals.map((total) => (
+            <OrderTotal key={total.currency} amount={total.amount} currency={total.currency} />
+          ))}
+          <RichText text={message.body} />
+        </div>
+      );
+    }
+    case "flow_reply": {
+      const fields = flowFieldsOf(message);
+      return (
+        <div className="grid gap-1.5">
+          <p className="flex items-center gap-1.5 text-xs font-semibold opacity-80">
+            <ClipboardList className="size-3.5" aria-hidden />
+            {t`Form answers`}
+          </p>
+          {fields.length ? (
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
+              {fields.map((field) => (
+                <div key={field.name} className="contents">
+                  <dt className="opacity-75">{field.name}</dt>
+                  <dd className="break-words">{typeof field.value === "boolean" ? (field.value ? t`Yes` : t`No`) : String(field.value ?? "")}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
+          <RichText text={message.body} className="text-xs opacity-75" />
+        </div>
+      );
+    }
+    case "system":
+      return <Note icon={<Info aria-hidden />}>{message.body || t`The contact's number changed.`}</Note>;
     case "unsupported":
       return <Note icon={<Clock3 aria-hidden />}>{t`Waiting for this message.`}</Note>;
+  }
+}
+
+/** One currency's total of an order. */
+function OrderTotal({ amount, currency }: { amount: number; currency: string }) {
+  const { t } = useLingui();
+  const total = formatMoney(amount, currency);
+  return <p className="text-right text-xs font-semibold">{t`Total: ${total}`}</p>;
+}
+
+/** An amount with its ISO currency when known (the browser's locale formats it). */
+function formatMoney(amount: number, currency: string | null | undefined): string {
+  if (!currency) return String(amount);
+  try {
+    return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(amount);
+  } catch {
+    return `${amount} ${currency}`;
   }
 }
 
@@ -278,6 +345,10 @@ export function useMessageSummary(): (message: Pick<MessageAnswer, "type" | "bod
         return t`Contact card`;
       case "location":
         return t`Location`;
+      case "order":
+        return t`Order`;
+      case "flow_reply":
+        return t`Form answers`;
       case "unsupported":
         return t`Waiting for this message.`;
       default:

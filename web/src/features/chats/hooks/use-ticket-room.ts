@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "@/lib/session";
-import { backoffDelay } from "@/lib/realtime";
+import { backoffDelay, closeAction, sessionStillLive } from "@/lib/realtime";
 import { roomEvent } from "@/lib/answers";
 import type { MessageAnswer } from "../../../../../schema/realtime";
 
@@ -77,11 +77,18 @@ export function useTicketRoom(
         if (e.message.direction === "in") setContactPresence(null);
         handlersRef.current.onMessage(e.message, e.type === "message.created");
       };
-      socket.onclose = () => {
+      socket.onclose = (event) => {
         if (ping) clearInterval(ping);
         ping = null;
         if (socketRef.current === socket) socketRef.current = null;
         if (closed) return;
+        // 4001: the session is over; reconnect only if this tab has a live one (lib/realtime.ts).
+        if (closeAction(event.code) === "check-session") {
+          void sessionStillLive().then((live) => {
+            if (live && !closed) retry = setTimeout(connect, backoffDelay(attempt++));
+          });
+          return;
+        }
         retry = setTimeout(connect, backoffDelay(attempt++));
       };
     };

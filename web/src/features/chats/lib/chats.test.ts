@@ -19,6 +19,7 @@ function ticket(id: string, over: Partial<TicketAnswer> = {}): TicketAnswer {
     lastMessagePreview: "",
     createdAt: 1,
     closedAt: null,
+    referral: null,
     ...over,
   };
 }
@@ -40,6 +41,9 @@ function message(id: string, over: Partial<MessageAnswer> = {}): MessageAnswer {
     seq: 1,
     sender: null,
     deleted: false,
+    editedAt: null,
+    forwarded: false,
+    reactions: [],
     createdAt: 1000,
     ...over,
   };

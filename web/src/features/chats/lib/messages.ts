@@ -141,6 +141,9 @@ export function localMessageOf(key: string, ticketId: string, draft: Draft, at: 
     seq: Number.MAX_SAFE_INTEGER,
     sender: { memberId: null, name: sender },
     deleted: false,
+    editedAt: null,
+    forwarded: false,
+    reactions: [],
     createdAt: at,
   };
 }

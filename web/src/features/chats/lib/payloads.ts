@@ -24,6 +24,23 @@ const listPayload = z.object({
 });
 const replyPayload = z.object({ title: z.string().nullish(), description: z.string().nullish() });
 const reactionPayload = z.object({ emoji: z.string().nullish() });
+const orderPayload = z.object({
+  catalogId: z.string().nullish(),
+  items: z
+    .array(
+      z.object({
+        productRetailerId: z.string(),
+        quantity: z.number().catch(1),
+        itemPrice: z.number().nullish().catch(null),
+        currency: z.string().nullish().catch(null),
+      }),
+    )
+    .catch([]),
+});
+const flowReplyPayload = z.object({
+  name: z.string().nullish(),
+  fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).catch({}),
+});
 
 /** A shared contact card. */
 export type ContactCard = z.infer<typeof contactCard>;
@@ -61,6 +78,25 @@ export function replyOf(message: Pick<MessageAnswer, "payload" | "body">): { tit
   const parsed = replyPayload.safeParse(message.payload ?? {});
   const title = (parsed.success ? parsed.data.title : null) || message.body;
   return { title, description: (parsed.success ? parsed.data.description : null) ?? null };
+}
+
+/** An `order`'s items (product id, quantity, unit price and currency) and its total per currency. */
+export function orderOf(message: Pick<MessageAnswer, "payload">): { items: z.infer<typeof orderPayload>["items"]; totals: { currency: string; amount: number }[] } | null {
+  const parsed = orderPayload.safeParse(message.payload ?? {});
+  if (!parsed.success) return null;
+  const totals = new Map<string, number>();
+  for (const item of parsed.data.items) {
+    if (item.itemPrice === null || item.itemPrice === undefined || !item.currency) continue;
+    totals.set(item.currency, (totals.get(item.currency) ?? 0) + item.itemPrice * item.quantity);
+  }
+  return { items: parsed.data.items, totals: [...totals].map(([currency, amount]) => ({ currency, amount })) };
+}
+
+/** A WhatsApp Flows answer (`flow_reply`): its fields as name/value pairs, in the order given. */
+export function flowFieldsOf(message: Pick<MessageAnswer, "payload">): { name: string; value: string | number | boolean | null }[] {
+  const parsed = flowReplyPayload.safeParse(message.payload ?? {});
+  if (!parsed.success) return [];
+  return Object.entries(parsed.data.fields).map(([name, value]) => ({ name, value }));
 }
 
 /** The emoji of a `reaction` (empty: the reaction was removed). */

@@ -1,6 +1,6 @@
 /**
  * Connection calls (worker/routes/connections.ts; spec §2 Connections, §3 Connection): list,
- * create, edit, delete, sandbox pairing and disconnect. Answers are parsed at the edge.
+ * create, edit, delete, sandbox pairing, refresh of a Cloud API number's details, and disconnect. Answers are parsed at the edge.
  */
 import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
@@ -20,6 +20,12 @@ export const connectionAnswer = z.object({
   phoneNumberId: z.string().nullable(),
   wabaId: z.string().nullable(),
   accessTokenHint: z.string().nullable(),
+  /** Cloud API: what Meta answered when the token proved the number. */
+  displayPhoneNumber: z.string().nullable().default(null),
+  verifiedName: z.string().nullable().default(null),
+  qualityRating: z.string().nullable().default(null),
+  /** Provider events kept because they could not be placed (see the Rejected events sheet). */
+  rejectedCount: z.number().default(0),
   createdAt: z.number(),
 });
 
@@ -32,7 +38,7 @@ export const pairingAnswer = z.object({ qrValue: z.string().min(1), code: z.stri
 /** The current pairing of a sandbox connection. */
 export type Pairing = z.infer<typeof pairingAnswer>;
 
-/** What PUT /api/connections/{id} accepts (every field optional). */
+/** What PUT /api/connections/{id} accepts (every field optional; `phone` only for sandbox connections). */
 export type ConnectionUpdate = {
   name?: string;
   phone?: string;
@@ -73,6 +79,11 @@ export function deleteConnection(id: string): Promise<void> {
 /** POST /api/connections/{id}/pair → a fresh QR link and phone code. */
 export function pairConnection(id: string, signal?: AbortSignal): Promise<Pairing> {
   return api.call("POST", `/connections/${encodeURIComponent(id)}/pair`, pairingAnswer, { signal });
+}
+
+/** POST /api/connections/{id}/refresh → the Cloud API connection with Meta's current details (quality rating). */
+export function refreshConnection(id: string): Promise<Connection> {
+  return api.call("POST", `/connections/${encodeURIComponent(id)}/refresh`, connectionAnswer);
 }
 
 /** POST /api/connections/{id}/disconnect → the connection, now DISCONNECTED. */

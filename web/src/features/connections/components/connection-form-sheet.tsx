@@ -1,8 +1,9 @@
 /**
  * The slide-over form that creates or edits a connection (spec §3 Connection: name, phone, greeting
  * and farewell messages; channel sandbox or WhatsApp Cloud API with its phone number id, WABA id
- * and access token). Validated with the worker's own zod schemas; server field errors land under
- * their fields.
+ * and access token). A Cloud API connection has no typed phone: the worker proves the token against
+ * the number at Meta and the form shows what Meta answered (display number, verified name, quality
+ * rating). Validated with the worker's own zod schemas; server field errors land under their fields.
  */
 import { useEffect, useRef } from "react";
 import { useForm } from "react-hook-form";
@@ -16,6 +17,7 @@ import { useServerErrors } from "@/features/auth/hooks/use-server-errors";
 import type { Connection } from "../api/connections-api";
 import { useCreateConnection, useUpdateConnection } from "../hooks/use-connections";
 import { connectionFormResolver, EMPTY_CONNECTION_FORM, formValuesOf, toCreateInput, toUpdateInput, type ConnectionFormValues } from "../lib/connection-form";
+import { CloudNumberDetails } from "./cloud-number-details";
 
 const controlClass =
   "w-full min-w-0 rounded-md border border-input bg-background px-3 py-2 text-sm shadow-xs outline-none placeholder:text-muted-foreground focus-visible:ring-2 focus-visible:ring-ring/60 disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive";
@@ -88,12 +90,19 @@ export function ConnectionFormSheet({
             <option value="whatsapp-cloud">{t`WhatsApp Cloud API`}</option>
           </select>
         </FormField>
-        <FormField label={t`Phone`} error={errors.phone?.message} hint={t`Optional. With area code, e.g. +55 11 91234-5678.`}>
-          <Input type="tel" autoComplete="off" {...form.register("phone")} />
-        </FormField>
+        {cloud ? null : (
+          <FormField label={t`Phone`} error={errors.phone?.message} hint={t`Optional. With area code, e.g. +55 11 91234-5678.`}>
+            <Input type="tel" autoComplete="off" {...form.register("phone")} />
+          </FormField>
+        )}
         {cloud ? (
           <fieldset className="grid gap-4 rounded-lg border p-3">
             <legend className="px-1 text-sm font-medium">{t`WhatsApp Cloud API`}</legend>
+            {connection ? (
+              <CloudNumberDetails connection={connection} />
+            ) : (
+              <p className="text-sm text-muted-foreground">{t`The number, its verified name and its quality rating come from Meta once the access token is verified.`}</p>
+            )}
             <FormField label={t`Phone number ID`} error={errors.phoneNumberId?.message} hint={connection ? t`The phone number ID cannot be changed.` : undefined}>
               <Input inputMode="numeric" autoComplete="off" readOnly={connection !== null} {...form.register("phoneNumberId")} />
             </FormField>
@@ -103,7 +112,7 @@ export function ConnectionFormSheet({
             <FormField
               label={t`Access token`}
               error={errors.accessToken?.message}
-              hint={tokenHint ? t`Stored token: ${tokenHint}. Leave blank to keep it.` : undefined}
+              hint={tokenHint ? t`Stored token: ${tokenHint}. Leave blank to keep it; a new token is verified with Meta.` : undefined}
             >
               <Input type="password" autoComplete="off" {...form.register("accessToken")} />
             </FormField>

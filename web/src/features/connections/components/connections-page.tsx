@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { Cable, Pencil, Plus, QrCode, RefreshCw, Trash2, Unplug, Workflow } from "lucide-react";
+import { Cable, Inbox, Pencil, Plus, QrCode, RefreshCw, Trash2, Unplug, Workflow } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -20,10 +20,12 @@ import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/error-messages";
 import { cn } from "@/lib/utils";
 import type { Connection } from "../api/connections-api";
-import { useConnections, useConnectionsLiveSync, useDeleteConnection, useDisconnectConnection } from "../hooks/use-connections";
+import { useConnections, useConnectionsLiveSync, useDeleteConnection, useDisconnectConnection, useRefreshConnection } from "../hooks/use-connections";
+import { QualityBadge } from "./cloud-number-details";
 import { ConnectionFormSheet } from "./connection-form-sheet";
 import { PairingDialog } from "./pairing-dialog";
 import { DefaultFlowsDialog } from "./default-flows-dialog";
+import { RejectedEventsSheet } from "./rejected-events-sheet";
 import { formatPhone } from "@/lib/phone";
 
 /** The channel names shown on the screen. */
@@ -58,18 +60,23 @@ function ConnectionRow({
   onDelete,
   onPair,
   onDefaultFlows,
+  onRejected,
 }: {
   connection: Connection;
   onEdit: () => void;
   onDelete: () => void;
   onPair: () => void;
   onDefaultFlows: () => void;
+  onRejected: () => void;
 }) {
   const { t, i18n } = useLingui();
   const disconnect = useDisconnectConnection();
+  const refresh = useRefreshConnection();
   const name = connection.name;
   const phoneNumberId = connection.phoneNumberId;
   const connected = connection.status === "CONNECTED";
+  const cloud = connection.channel === "whatsapp-cloud";
+  const verifiedName = connection.verifiedName;
   return (
     <li aria-label={name} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center" data-testid="connection-row">
       <div className="flex min-w-0 flex-1 items-start gap-3">
@@ -80,10 +87,16 @@ function ConnectionRow({
           <div className="flex flex-wrap items-center gap-2">
             <span className="truncate font-medium">{name}</span>
             <StatusBadge connected={connected} />
+            {cloud && connection.displayPhoneNumber ? <QualityBadge rating={connection.qualityRating} /> : null}
           </div>
           <div className="flex flex-wrap gap-x-3 text-sm text-muted-foreground">
             <span>{i18n._(CHANNEL_LABELS[connection.channel])}</span>
-            {connection.phone ? <span>{formatPhone(connection.phone)}</span> : null}
+            {cloud && connection.displayPhoneNumber ? (
+              <span data-testid="display-phone-number">{connection.displayPhoneNumber}</span>
+            ) : connection.phone ? (
+              <span>{formatPhone(connection.phone)}</span>
+            ) : null}
+            {cloud && verifiedName ? <span>{t`Verified name: ${verifiedName}`}</span> : null}
             {phoneNumberId ? <span>{t`Phone number ID: ${phoneNumberId}`}</span> : null}
           </div>
         </div>
@@ -95,12 +108,29 @@ function ConnectionRow({
             {t`Pair`}
           </Button>
         ) : null}
+        {cloud && phoneNumberId ? (
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => refresh.mutate(connection.id)}
+            disabled={refresh.isPending}
+            aria-label={t`Refresh the details of ${name} from Meta`}
+          >
+            {refresh.isPending ? <Spinner /> : <RefreshCw />}
+            {t`Refresh`}
+          </Button>
+        ) : null}
         {connected ? (
           <Button size="sm" variant="outline" onClick={() => disconnect.mutate(connection.id)} disabled={disconnect.isPending} aria-label={t`Disconnect ${name}`}>
             {disconnect.isPending ? <Spinner /> : <Unplug />}
             {t`Disconnect`}
           </Button>
         ) : null}
+        <Button size="sm" variant="outline" onClick={onRejected} aria-label={t`Rejected events of ${name}`} data-testid="rejected-events">
+          <Inbox />
+          {t`Rejected events`}
+          {connection.rejectedCount > 0 ? <Badge variant="secondary">{connection.rejectedCount}</Badge> : null}
+        </Button>
         <Button size="sm" variant="outline" onClick={onDefaultFlows} aria-label={t`Default flows of ${name}`}>
           <Workflow />
           {t`Default flows`}
@@ -147,6 +177,7 @@ export function ConnectionsPage() {
   const [deleting, setDeleting] = useState<Connection | null>(null);
   const [pairing, setPairing] = useState<Connection | null>(null);
   const [defaults, setDefaults] = useState<Connection | null>(null);
+  const [rejected, setRejected] = useState<Connection | null>(null);
 
   const openCreate = () => {
     setEditing(null);
@@ -220,6 +251,7 @@ export function ConnectionsPage() {
                 onDelete={() => setDeleting(connection)}
                 onPair={() => setPairing(connection)}
                 onDefaultFlows={() => setDefaults(connection)}
+                onRejected={() => setRejected(connection)}
               />
             ))}
           </ul>
@@ -236,6 +268,7 @@ export function ConnectionsPage() {
       />
       <DeleteDialog connection={deleting} onOpenChange={(open) => (open ? undefined : setDeleting(null))} />
       <DefaultFlowsDialog connection={defaults} onClose={() => setDefaults(null)} />
+      <RejectedEventsSheet connection={rejected} onClose={() => setRejected(null)} />
       <PairingDialog connection={pairing} onOpenChange={(open) => (open ? undefined : setPairing(null))} />
     </div>
   );

@@ -14,6 +14,7 @@ import {
   createConnection,
   deleteConnection,
   disconnectConnection,
+  refreshConnection,
   updateConnection,
   type ConnectionUpdate,
 } from "../api/connections-api";
@@ -66,6 +67,22 @@ export function useDeleteConnection() {
     mutationFn: (id: string) => deleteConnection(id),
     onSuccess: async () => {
       notifySuccess("deleted");
+      await refresh();
+    },
+    onError: (error) => notifyError(error),
+  });
+}
+
+/**
+ * Asks Meta again for a Cloud API number's display number, verified name and quality rating;
+ * toasts 'Changes saved.' or the error (e.g. Meta no longer accepts the stored token).
+ */
+export function useRefreshConnection() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (id: string) => refreshConnection(id),
+    onSuccess: async () => {
+      notifySuccess("edited");
       await refresh();
     },
     onError: (error) => notifyError(error),

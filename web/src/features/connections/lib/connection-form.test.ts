@@ -7,6 +7,13 @@ describe("connection form", () => {
     expect(input).toEqual({ channel: "sandbox", name: "Demo", phone: undefined, greetingMessage: "", farewellMessage: "" });
   });
 
+  it("never sends a typed phone for a Cloud API connection: its number comes from Meta", () => {
+    const values = { ...EMPTY_CONNECTION_FORM, name: "Cloud", channel: "whatsapp-cloud" as const, phone: "+55 11 98765-0000", phoneNumberId: "123456", accessToken: "EAAG-token-value-0000001" };
+    expect(toCreateInput(values)).not.toHaveProperty("phone");
+    expect(toUpdateInput(values)).not.toHaveProperty("phone");
+    expect(toUpdateInput({ ...values, channel: "sandbox" })).toHaveProperty("phone", "+55 11 98765-0000");
+  });
+
   it("validates with the worker's schema: field codes", () => {
     expect(validateConnectionForm({ ...EMPTY_CONNECTION_FORM, name: "" }, "create").name).toBeTruthy();
     const cloud = validateConnectionForm({ ...EMPTY_CONNECTION_FORM, name: "Cloud", channel: "whatsapp-cloud", phoneNumberId: "abc", accessToken: "short" }, "create");

@@ -7,7 +7,10 @@ import type { FieldErrors, Resolver } from "react-hook-form";
 import { connectionCreateInput, connectionUpdateInput, type ConnectionCreateInput } from "../../../../../schema/validation/connections";
 import type { Connection, ConnectionUpdate } from "../api/connections-api";
 
-/** The form's flat values (the cloud fields are ignored for sandbox connections). */
+/**
+ * The form's flat values (the cloud fields are ignored for sandbox connections; `phone` is ignored
+ * for Cloud API ones, whose number is the display number Meta answers when the token proves it).
+ */
 export type ConnectionFormValues = {
   name: string;
   channel: "sandbox" | "whatsapp-cloud";
@@ -66,11 +69,10 @@ const blankToUndefined = (value: string) => (value.trim() === "" ? undefined : v
 export function toCreateInput(values: ConnectionFormValues): ConnectionCreateInput {
   const common = {
     name: values.name,
-    phone: blankToUndefined(values.phone),
     greetingMessage: values.greetingMessage,
     farewellMessage: values.farewellMessage,
   };
-  if (values.channel === "sandbox") return { channel: "sandbox", ...common };
+  if (values.channel === "sandbox") return { channel: "sandbox", ...common, phone: blankToUndefined(values.phone) };
   return {
     channel: "whatsapp-cloud",
     ...common,
@@ -84,10 +86,10 @@ export function toCreateInput(values: ConnectionFormValues): ConnectionCreateInp
 export function toUpdateInput(values: ConnectionFormValues): ConnectionUpdate {
   const input: ConnectionUpdate = {
     name: values.name,
-    phone: values.phone,
     greetingMessage: values.greetingMessage,
     farewellMessage: values.farewellMessage,
   };
+  if (values.channel === "sandbox") input.phone = values.phone;
   if (values.channel === "whatsapp-cloud") {
     const wabaId = blankToUndefined(values.wabaId);
     const accessToken = blankToUndefined(values.accessToken);

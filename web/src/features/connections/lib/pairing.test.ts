@@ -14,6 +14,10 @@ const base: Connection = {
   phoneNumberId: null,
   wabaId: null,
   accessTokenHint: null,
+  displayPhoneNumber: null,
+  verifiedName: null,
+  qualityRating: null,
+  rejectedCount: 0,
   createdAt: 1,
 };
 

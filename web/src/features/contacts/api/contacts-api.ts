@@ -121,11 +121,19 @@ export async function runBulk(target: BulkTarget, action: BulkAction): Promise<n
   return affected;
 }
 
-/** POST /api/contacts/import (multipart `file`) → 201 {jobId, headers, preview, suggestedMapping}. */
+/**
+ * POST /api/contacts/import (multipart `file`) → 201 {jobId, headers, preview, suggestedMapping,
+ * sheets, sheet, headerRow, previewRows, headerCandidates}.
+ */
 export function uploadImport(file: File): Promise<ImportUploadAnswer> {
   const form = new FormData();
   form.set("file", file, file.name);
   return api.call("POST", "/contacts/import", importUploadAnswer, { form });
+}
+
+/** POST /api/jobs/{id}/preview {sheet?, headerRow?} → the upload read at another sheet or header row. */
+export function previewImportChoice(jobId: string, choice: { sheet?: number; headerRow?: number }): Promise<ImportUploadAnswer> {
+  return api.call("POST", `/jobs/${encodeURIComponent(jobId)}/preview`, importUploadAnswer, { body: choice });
 }
 
 /** POST /api/jobs/{id}/start {mapping} → the job, queued. */

@@ -33,6 +33,7 @@ import { ticketMessagesQuery } from "../api/contacts-api";
 import { useContact, useDeleteContact } from "../hooks/use-contacts";
 import { ContactRuns } from "./contact-runs";
 import { formatPhone } from "@/lib/phone";
+import { ReferralCard } from "@/components/referral-card";
 
 const STATUS_LABELS: Record<ContactTicketAnswer["status"], MessageDescriptor> = {
   pending: msg`Pending`,
@@ -156,6 +157,11 @@ function ContactDetails({ contact, format, onEdit, onDeleted }: { contact: Conta
           <Detail label={t`Created`}>{formatMoment(contact.createdAt, format)}</Detail>
           <Detail label={t`Last message`}>{contact.lastMessageAt ? formatMoment(contact.lastMessageAt, format) : <span className="text-muted-foreground">{t`Never`}</span>}</Detail>
         </dl>
+        {contact.referral ? (
+          <div className="mt-3">
+            <ReferralCard referral={contact.referral} />
+          </div>
+        ) : null}
       </Section>
       <Section title={t`Tags`}>
         {contact.tags.length ? (

@@ -1,9 +1,11 @@
 /**
  * The contact import (spec §2 Contacts "import (.xlsx) … with progress display", §5 "Contact import
  * file must be .xlsx"; issue 4): upload an .xlsx (the extension checked here, the content by the
- * worker), map its columns with the first rows previewed and the suggested mapping preselected
- * (one column must be Phone), start, follow the live progress, and end with the 'contacts imported'
- * toast, the counts and the report of refused rows when there are any. A failed job shows why.
+ * worker), choose the sheet and the header row (the worker starts with the first worksheet that has
+ * data and its first row; issue 8 §7), map its columns with the first rows previewed and the
+ * suggested mapping preselected (one column must be Phone), start, follow the live progress, and
+ * end with the 'contacts imported' toast, the counts and the report of refused rows when there are
+ * any. Errors are shown by their code, translated; a failed job shows why.
  */
 import { useId, useState, type FormEvent } from "react";
 import { useLingui } from "@lingui/react/macro";
@@ -19,10 +21,20 @@ import { isApiError } from "@/lib/api";
 import { errorMessage, fieldErrorMessage } from "@/lib/error-messages";
 import { fieldDisplayName } from "@/features/registers/lib/labels";
 import type { CustomFieldAnswer, ImportTarget, ImportUploadAnswer } from "../../../../../schema/api-types";
-import { startImport, uploadImport } from "../api/contacts-api";
+import { previewImportChoice, startImport, uploadImport } from "../api/contacts-api";
 import { useJob } from "../hooks/use-job";
 import { filterableFields } from "../lib/contact-filter";
-import { assignTarget, hasXlsxExtension, importedCount, initialMapping, isJobFinished, mappingProblems, toStartMapping, type ColumnMapping } from "../lib/import-mapping";
+import {
+  assignTarget,
+  hasXlsxExtension,
+  importedCount,
+  initialMapping,
+  isJobFinished,
+  jobFailureMessage,
+  mappingProblems,
+  toStartMapping,
+  type ColumnMapping,
+} from "../lib/import-mapping";
 import { JobProgressBar } from "./job-progress";
 
 type Step = { kind: "upload" } | { kind: "map"; upload: ImportUploadAnswer; mapping: ColumnMapping } | { kind: "run"; jobId: string };
@@ -68,7 +80,7 @@ function UploadStep({ onUploaded }: { onUploaded: (answer: ImportUploadAnswer) =
           className="h-auto py-1.5 file:mr-3 file:rounded file:border-0 file:bg-secondary file:px-2 file:py-1 file:text-xs file:font-medium file:text-secondary-foreground"
         />
         <p id={`${inputId}-help`} className="text-xs text-muted-foreground">
-          {t`The first row holds the column names; one contact per row. Up to 50 MB and 500,000 rows.`}
+          {t`One contact per row, under a row of column names. Up to 50 MB and 500,000 rows. You choose the sheet and the header row in the next step.`}
         </p>
       </div>
       {error ? (
@@ -87,17 +99,98 @@ function UploadStep({ onUploaded }: { onUploaded: (answer: ImportUploadAnswer) =
   );
 }
 
+/**
+ * The sheet and header-row choice above the mapping: another choice reads the uploaded file again
+ * (POST /api/jobs/{id}/preview) and hands the new preview up, which resets the mapping.
+ */
+function SourceChoice({ upload, onPreview }: { upload: ImportUploadAnswer; onPreview: (answer: ImportUploadAnswer) => void }) {
+  const { t, i18n } = useLingui();
+  const sheetId = useId();
+  const rowId = useId();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const candidates = upload.headerCandidates.some((c) => c.row === upload.headerRow)
+    ? upload.headerCandidates
+    : [{ row: upload.headerRow, text: upload.headers.filter(Boolean).join(" · ") }, ...upload.headerCandidates];
+
+  const choose = async (choice: { sheet?: number; headerRow?: number }) => {
+    setPending(true);
+    setError(null);
+    try {
+      onPreview(await previewImportChoice(upload.jobId, choice));
+    } catch (failure) {
+      const fields = isApiError(failure) ? failure.fields : {};
+      const code = fields.sheet ?? fields.headerRow ?? fields.file;
+      setError(i18n._(code ? fieldErrorMessage(code) : errorMessage(failure)));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <div className="grid gap-2">
+      <div className="grid gap-3 sm:grid-cols-2">
+        {upload.sheets.length > 1 ? (
+          <div className="grid gap-1.5">
+            <Label htmlFor={sheetId}>{t`Sheet`}</Label>
+            <NativeSelect id={sheetId} value={String(upload.sheet)} disabled={pending} onChange={(event) => void choose({ sheet: Number(event.target.value) })}>
+              {upload.sheets.map((sheet) => (
+                <option key={sheet.index} value={String(sheet.index)} disabled={sheet.kind !== "worksheet"}>
+                  {sheet.kind === "worksheet" ? sheet.name : t`${sheet.name} (chart, no cells)`}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+        ) : null}
+        <div className="grid gap-1.5">
+          <Label htmlFor={rowId}>{t`Row with the column names`}</Label>
+          <NativeSelect
+            id={rowId}
+            value={String(upload.headerRow)}
+            disabled={pending}
+            onChange={(event) => void choose({ sheet: upload.sheet, headerRow: Number(event.target.value) })}
+          >
+            {candidates.map((candidate) => {
+              const row = i18n.number(candidate.row);
+              const text = candidate.text || t`(empty)`;
+              return (
+                <option key={candidate.row} value={String(candidate.row)}>
+                  {t`Row ${row}: ${text}`}
+                </option>
+              );
+            })}
+          </NativeSelect>
+        </div>
+      </div>
+      {pending ? (
+        <p className="flex items-center gap-2 text-xs text-muted-foreground">
+          <Spinner className="size-3" />
+          {t`Reading the spreadsheet…`}
+        </p>
+      ) : null}
+      {error ? (
+        <Alert variant="destructive">
+          <CircleAlert />
+          <p>{error}</p>
+        </Alert>
+      ) : null}
+    </div>
+  );
+}
+
 function MapStep({
   upload,
   mapping,
   fields,
   onChange,
+  onPreview,
   onStarted,
 }: {
   upload: ImportUploadAnswer;
   mapping: ColumnMapping;
   fields: readonly CustomFieldAnswer[];
   onChange: (mapping: ColumnMapping) => void;
+  onPreview: (answer: ImportUploadAnswer) => void;
   onStarted: (jobId: string) => void;
 }) {
   const { t, i18n } = useLingui();
@@ -130,11 +223,15 @@ function MapStep({
 
   return (
     <div className="grid gap-4">
+      <SourceChoice upload={upload} onPreview={onPreview} />
       <div className="overflow-x-auto rounded-md border">
         <table className="w-full min-w-max text-sm">
           <caption className="sr-only">{t`Columns of the spreadsheet and where each goes`}</caption>
           <thead className="bg-muted/50">
             <tr>
+              <th scope="col" className="w-12 p-2 text-left align-top text-xs font-medium text-muted-foreground">
+                {t`Row`}
+              </th>
               {upload.headers.map((_, index) => (
                 <th key={index} scope="col" className="min-w-44 p-2 text-left align-top font-medium">
                   <label className="grid gap-1.5">
@@ -161,6 +258,7 @@ function MapStep({
           <tbody>
             {upload.preview.map((row, rowIndex) => (
               <tr key={rowIndex} className="border-t">
+                <td className="p-2 text-xs text-muted-foreground tabular-nums">{upload.previewRows[rowIndex] ?? ""}</td>
                 {upload.headers.map((_, index) => (
                   <td key={index} className="max-w-56 truncate p-2 text-muted-foreground">
                     {row[index] ?? ""}
@@ -219,6 +317,7 @@ function RunStep({ jobId, onClose }: { jobId: string; onClose: () => void }) {
 
   const imported = i18n.number(importedCount(data));
   const refused = i18n.number(data.errors);
+  const failure = jobFailureMessage(data);
   return (
     <div className="grid gap-4">
       {data.status === "failed" ? (
@@ -226,7 +325,7 @@ function RunStep({ jobId, onClose }: { jobId: string; onClose: () => void }) {
           <CircleAlert />
           <div className="grid gap-1">
             <p className="font-medium">{t`The import failed.`}</p>
-            <p>{data.errorMessage ?? t`An error occurred. Try again.`}</p>
+            <p>{failure ? i18n._(failure) : (data.errorMessage ?? t`An error occurred. Try again.`)}</p>
           </div>
         </Alert>
       ) : (
@@ -304,6 +403,7 @@ export function ImportDialog({
             mapping={step.mapping}
             fields={fields}
             onChange={(mapping) => setStep({ ...step, mapping })}
+            onPreview={(upload) => setStep({ kind: "map", upload, mapping: initialMapping(upload.headers, upload.suggestedMapping, fieldIds) })}
             onStarted={(jobId) => {
               setStep({ kind: "run", jobId });
               onStarted(jobId);

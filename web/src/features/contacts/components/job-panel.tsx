@@ -10,7 +10,7 @@ import { notifySuccess } from "@/lib/notify";
 import { cn } from "@/lib/utils";
 import { contactKeys } from "../api/contacts-api";
 import { useJob } from "../hooks/use-job";
-import { importedCount, isJobFinished } from "../lib/import-mapping";
+import { importedCount, isJobFinished, jobFailureMessage } from "../lib/import-mapping";
 import { JobProgressBar } from "./job-progress";
 
 /**
@@ -21,6 +21,10 @@ import { JobProgressBar } from "./job-progress";
  */
 export function JobPanel({ jobId, onDismiss }: { jobId: string; onDismiss: () => void }) {
   const { t, i18n } = useLingui();
+  const failureText = (failed: { errorCode: string | null; errorMessage: string | null }) => {
+    const known = jobFailureMessage(failed);
+    return known ? i18n._(known) : (failed.errorMessage ?? t`An error occurred. Try again.`);
+  };
   const queryClient = useQueryClient();
   const job = useJob(jobId);
   const data = job.data;
@@ -69,7 +73,7 @@ export function JobPanel({ jobId, onDismiss }: { jobId: string; onDismiss: () =>
       </div>
       {job.isError && !data ? <p className="text-sm text-destructive">{i18n._(errorMessage(job.error))}</p> : null}
       {data && !isJobFinished(data) ? <JobProgressBar job={data} label={isImport ? t`Import progress` : t`Export progress`} /> : null}
-      {data?.status === "failed" ? <p className="text-sm text-muted-foreground">{data.errorMessage ?? t`An error occurred. Try again.`}</p> : null}
+      {data?.status === "failed" ? <p className="text-sm text-muted-foreground">{failureText(data)}</p> : null}
       {data?.status === "done" ? (
         <div className="flex flex-wrap items-center gap-3 text-sm">
           <span className="text-muted-foreground">

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CustomFieldAnswer } from "../../../../../schema/api-types";
 import { EMPTY_FILTER, filterableFields, isFiltering, listQueryParams, toApiFilter } from "./contact-filter";
 import { availableColumns, DEFAULT_COLUMNS, parseStoredColumns, toggleColumn, visibleColumns } from "./columns";
-import { assignTarget, hasXlsxExtension, importedCount, initialMapping, jobPercent, mappingProblems, toStartMapping } from "./import-mapping";
+import { assignTarget, hasXlsxExtension, importedCount, initialMapping, jobFailureMessage, jobPercent, mappingProblems, toStartMapping } from "./import-mapping";
 
 const FIELD_A = "0b7d2a52-1c0e-4a6f-9c39-7b1d9b2f0a11";
 const FIELD_B = "1c8e3b63-2d1f-4b70-8d4a-8c2e0c3a1b22";
@@ -113,5 +113,16 @@ describe("import mapping", () => {
     expect(hasXlsxExtension("contacts.XLSX")).toBe(true);
     expect(hasXlsxExtension("contacts.xls")).toBe(false);
     expect(hasXlsxExtension("contacts.csv")).toBe(false);
+  });
+});
+
+describe("a failed import's message", () => {
+  it("comes from its code when the web knows it, never from the reader's own words", () => {
+    expect(jobFailureMessage({ errorCode: "damaged" })).not.toBeNull();
+    expect(jobFailureMessage({ errorCode: "zip_bomb" })).not.toBeNull();
+    expect(jobFailureMessage({ errorCode: "file_missing" })).not.toBeNull();
+    // An unknown code or none: the job's own sentence is shown instead.
+    expect(jobFailureMessage({ errorCode: "import_failed" })).toBeNull();
+    expect(jobFailureMessage({ errorCode: null })).toBeNull();
   });
 });

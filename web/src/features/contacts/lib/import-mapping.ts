@@ -4,6 +4,8 @@
  * of POST /api/jobs/{id}/start (schema/validation/jobs.ts `importStartInput`): exactly one column
  * on Phone; Name, Email, Document and each field at most once; Tags on any number of columns.
  */
+import type { MessageDescriptor } from "@lingui/core";
+import { fieldErrorMessage, KNOWN_FIELD_CODES } from "@/lib/error-messages";
 import type { ImportTarget, JobProgress } from "../../../../../schema/api-types";
 import { importStartInput, isImportTarget } from "../../../../../schema/validation/jobs";
 
@@ -79,4 +81,13 @@ export function importedCount(job: Pick<JobProgress, "processed" | "errors">): n
 /** Whether a file name looks like an .xlsx (the server checks the content too). */
 export function hasXlsxExtension(name: string): boolean {
   return /\.xlsx$/i.test(name.trim());
+}
+
+/**
+ * What to show for a failed job: the translated message of its `errorCode` when the web knows the
+ * code (the import's reader failures: damaged, encrypted, zip_bomb…), else null (show the job's
+ * own `errorMessage`).
+ */
+export function jobFailureMessage(job: Pick<JobProgress, "errorCode">): MessageDescriptor | null {
+  return job.errorCode && KNOWN_FIELD_CODES.includes(job.errorCode) ? fieldErrorMessage(job.errorCode) : null;
 }

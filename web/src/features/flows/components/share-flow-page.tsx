@@ -82,7 +82,7 @@ export function ShareFlowPage() {
         {reason || missing ? (
           <EmptyState
             icon={<Ban />}
-            title={missing ? t`This shared flow does not exist.` : i18n._(REFUSALS[reason ?? "share_inactive"])}
+            title={missing ? t`This flow does not exist or is no longer shared.` : i18n._(REFUSALS[reason ?? "share_inactive"])}
             description={t`Ask the flow's owner for a new link.`}
             action={
               <Button asChild variant="outline">

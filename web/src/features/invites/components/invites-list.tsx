@@ -3,16 +3,21 @@ import { useLingui } from "@lingui/react/macro";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useMe } from "@/features/session/hooks/use-session";
+import { VerifyEmailNotice } from "@/features/session/components/verify-email-notice";
 import { useMyInvites, useRespondToInvite } from "../hooks/use-invites";
 
 /**
  * The user's pending invites with accept / reject (spec §4 "Invitation"); after an answer the user
- * is reloaded and `onResponded` re-runs the route guards.
+ * is reloaded and `onResponded` re-runs the route guards. While the user's e-mail is unverified the
+ * server lists none (issue 8 point 4), so "verify your e-mail" is shown instead.
  */
 export function InvitesList({ onResponded }: { onResponded: () => void }) {
   const { t } = useLingui();
+  const me = useMe();
   const invites = useMyInvites();
   const respond = useRespondToInvite(onResponded);
+  if (me.data && !me.data.emailVerified) return <VerifyEmailNotice email={me.data.email} compact />;
   if (invites.isPending) {
     return (
       <div className="grid gap-2" aria-busy>

@@ -62,6 +62,7 @@ function MemberRow({
   const { t } = useLingui();
   const name = member.name;
   const ownerNoteId = `owner-note-${member.id}`;
+  const selfNoteId = `self-note-${member.id}`;
   return (
     <li className="flex flex-col gap-3 p-4 md:flex-row md:items-center">
       <div className="flex min-w-0 flex-1 items-center gap-3">
@@ -106,9 +107,9 @@ function MemberRow({
             variant="outline"
             size="sm"
             onClick={onEdit}
-            disabled={member.isOwner}
+            disabled={member.isOwner || isMe}
             aria-label={t`Edit roles of ${name}`}
-            aria-describedby={member.isOwner ? ownerNoteId : undefined}
+            aria-describedby={member.isOwner ? ownerNoteId : isMe ? selfNoteId : undefined}
           >
             <Pencil />
             <span className="hidden sm:inline">{t`Edit roles`}</span>
@@ -129,6 +130,10 @@ function MemberRow({
         {member.isOwner ? (
           <p id={ownerNoteId} className="text-xs text-muted-foreground md:text-right">
             {t`The company owner cannot be edited or removed.`}
+          </p>
+        ) : isMe ? (
+          <p id={selfNoteId} className="text-xs text-muted-foreground md:text-right">
+            {t`You cannot change your own roles.`}
           </p>
         ) : null}
       </div>

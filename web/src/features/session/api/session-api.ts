@@ -33,6 +33,19 @@ export function changeStatus(status: MeAnswer["status"]): Promise<MeAnswer> {
   return api.call("PUT", "/user/change-status", meAnswer, { body: { status } });
 }
 
+/**
+ * POST /api/me/verify-email {code} → MeAnswer: proves the user owns their e-mail address (and
+ * activates the companies they own). 400 field `code`: invalid_code / expired_code.
+ */
+export function verifyEmail(code: string): Promise<MeAnswer> {
+  return api.call("POST", "/me/verify-email", meAnswer, { body: { code } });
+}
+
+/** POST /api/me/verify-email/resend → 204: mails a new code (429 with Retry-After when too soon). */
+export function resendVerificationCode(): Promise<void> {
+  return api.send("POST", "/me/verify-email/resend");
+}
+
 /** POST /api/logout → 204. */
 export function logoutCall(): Promise<void> {
   return api.send("POST", "/logout");

@@ -1,10 +1,14 @@
 /**
  * Calls of the settings tabs "my account", "company" and "integration" (spec §7: PUT /me multipart
- * {name, image, phone}; PUT /companies/active multipart; POST /companies/active/api-key).
+ * {name, image, phone}; PUT /companies/active multipart; the company's API keys under
+ * /companies/active/api-keys).
  */
+import { queryOptions } from "@tanstack/react-query";
+import { z } from "zod";
 import { api } from "@/lib/session";
-import { apiKeyAnswer, companyAnswer, meAnswer } from "@/lib/answers";
+import { apiKeyAnswer, apiKeyCreatedAnswer, companyAnswer, meAnswer } from "@/lib/answers";
 import type { CompanyAnswer, MeAnswer } from "../../../../../schema/api-types";
+import type { ApiKeyAnswer, ApiKeyCreateInput, ApiKeyCreatedAnswer } from "../../../../../schema/validation/api-keys";
 
 /**
  * PUT /api/me with the body of `buildProfileForm` → the updated user. 400 `validation_failed`
@@ -23,13 +27,28 @@ export function updateCompany(form: FormData): Promise<CompanyAnswer> {
   return api.call("PUT", "/companies/active", companyAnswer, { form });
 }
 
-/** A freshly generated API key: the full key (shown once) and its masked hint. */
-export type GeneratedApiKey = { apiKey: string; apiKeyHint: string };
+/** Query keys of the company's API keys. */
+export const apiKeyKeys = {
+  all: ["api-keys"] as const,
+  list: () => [...apiKeyKeys.all, "list"] as const,
+};
+
+/** GET /api/companies/active/api-keys → the company's keys, newest first (never the key itself). */
+export const apiKeysQuery = () =>
+  queryOptions({
+    queryKey: apiKeyKeys.list(),
+    queryFn: ({ signal }) => api.call("GET", "/companies/active/api-keys", z.array(apiKeyAnswer), { signal }),
+  });
 
 /**
- * POST /api/companies/active/api-key → a new key; the previous key stops working at once.
- * Permission settings_company.
+ * POST /api/companies/active/api-keys {name, scopes} → the new key, shown this once. 400 names
+ * `name` or `scopes`. Permission settings_company.
  */
-export function generateApiKey(): Promise<GeneratedApiKey> {
-  return api.call("POST", "/companies/active/api-key", apiKeyAnswer);
+export function createApiKey(input: ApiKeyCreateInput): Promise<ApiKeyCreatedAnswer> {
+  return api.call("POST", "/companies/active/api-keys", apiKeyCreatedAnswer, { body: input });
+}
+
+/** DELETE /api/companies/active/api-keys/{id} → the revoked key; it answers 401 from then on. */
+export function revokeApiKey(id: string): Promise<ApiKeyAnswer> {
+  return api.call("DELETE", `/companies/active/api-keys/${encodeURIComponent(id)}`, apiKeyAnswer);
 }

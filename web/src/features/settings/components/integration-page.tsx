@@ -1,19 +1,37 @@
-import { useState } from "react";
+import { useId, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
-import { Building2, Copy, KeyRound, RefreshCw, TriangleAlert } from "lucide-react";
+import { Ban, Building2, Copy, KeyRound, Plus, TriangleAlert } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Checkbox } from "@/components/ui/checkbox";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
+import { fieldErrorMessage } from "@/lib/error-messages";
+import { applyServerErrors } from "@/lib/form-errors";
 import { notifyError, notifySuccess } from "@/lib/notify";
+import { cn } from "@/lib/utils";
 import { useActiveCompany } from "@/features/companies/hooks/use-companies";
-import type { CompanyAnswer } from "../../../../../schema/api-types";
-import { useGenerateApiKey } from "../hooks/use-settings";
+import { API_KEY_SCOPES, type ApiKeyScope } from "../../../../../schema/api-keys";
+import {
+  PUBLIC_API_ROUTES,
+  apiKeyCreateInput,
+  type ApiKeyAnswer,
+  type ApiKeyCreateInput,
+  type ApiKeyCreatedAnswer,
+} from "../../../../../schema/validation/api-keys";
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "../hooks/use-settings";
 
 /** Copies `text` to the clipboard with the spec's 'Copied to clipboard.' toast. */
 async function copyText(text: string): Promise<void> {
@@ -39,30 +57,154 @@ function CodeBlock({ code, copyLabel }: { code: string; copyLabel: string }) {
   );
 }
 
-function ApiKeyCard({ company }: { company: CompanyAnswer }) {
-  const { t } = useLingui();
-  const generate = useGenerateApiKey();
-  const [confirming, setConfirming] = useState(false);
-  const [fresh, setFresh] = useState<string | null>(null);
-  const hasKey = company.apiKeyHint !== null;
+/** What each scope lets a key do (the create form's checkboxes and the list's badges). */
+const SCOPE_LABELS: Record<ApiKeyScope, MessageDescriptor> = {
+  "contacts:read": msg`Read contacts, tags and custom fields`,
+  "contacts:write": msg`Create and update contacts`,
+  "tickets:read": msg`Read tickets and their messages`,
+  "messages:send": msg`Send messages to tickets`,
+  "flows:start": msg`List flows and start one on a ticket`,
+};
 
-  const run = () =>
-    generate.mutate(undefined, {
-      onSuccess: ({ apiKey }) => {
-        setFresh(apiKey);
-        setConfirming(false);
+/** The create form: a name and the scopes, with the key's one-time display handed to `onCreated`. */
+function CreateApiKeyForm({ onCreated }: { onCreated: (created: ApiKeyCreatedAnswer) => void }) {
+  const { t, i18n } = useLingui();
+  const create = useCreateApiKey();
+  const scopesId = useId();
+  const form = useForm<ApiKeyCreateInput>({ resolver: zodResolver(apiKeyCreateInput), defaultValues: { name: "", scopes: [] } });
+  const { errors } = form.formState;
+  const scopesError = errors.scopes?.message ?? errors.scopes?.root?.message;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      onCreated(await create.mutateAsync(values));
+    } catch (error) {
+      applyServerErrors(form.setError, error, ["name", "scopes"]);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+      {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
+      <FormField label={t`Name`} error={errors.name?.message} hint={t`Where the key is used, e.g. ERP or online store.`}>
+        <Input autoFocus maxLength={120} {...form.register("name")} />
+      </FormField>
+      <Controller
+        control={form.control}
+        name="scopes"
+        render={({ field }) => (
+          <fieldset className="grid gap-2" aria-describedby={scopesError ? `${scopesId}-error` : undefined}>
+            <legend className="mb-1 text-sm font-medium">{t`What the key may do`}</legend>
+            {API_KEY_SCOPES.map((scope) => {
+              const id = `${scopesId}-${scope}`;
+              const checked = field.value.includes(scope);
+              return (
+                <div key={scope} className="flex items-center gap-3">
+                  <Checkbox
+                    id={id}
+                    checked={checked}
+                    disabled={create.isPending}
+                    onCheckedChange={() => field.onChange(checked ? field.value.filter((s) => s !== scope) : API_KEY_SCOPES.filter((s) => s === scope || field.value.includes(s)))}
+                  />
+                  <label htmlFor={id} className="text-sm">
+                    {i18n._(SCOPE_LABELS[scope])} <code className="font-mono text-xs text-muted-foreground">{scope}</code>
+                  </label>
+                </div>
+              );
+            })}
+            {scopesError ? (
+              <p id={`${scopesId}-error`} className="text-xs font-medium text-destructive">
+                {i18n._(fieldErrorMessage(scopesError))}
+              </p>
+            ) : null}
+          </fieldset>
+        )}
+      />
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline" disabled={create.isPending}>
+            {t`Cancel`}
+          </Button>
+        </DialogClose>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? <Spinner /> : <KeyRound />}
+          {t`Create key`}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/** One key of the list: name, masked key, scopes, dates, and revoke (with confirmation). */
+function ApiKeyRow({ apiKey, onRevoke }: { apiKey: ApiKeyAnswer; onRevoke: (key: ApiKeyAnswer) => void }) {
+  const { t, i18n } = useLingui();
+  const date = (ms: number) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms));
+  const created = date(apiKey.createdAt);
+  const revoked = apiKey.revokedAt !== null;
+  return (
+    <li className={cn("grid gap-2 rounded-md border p-3 sm:grid-cols-[1fr_auto] sm:items-start", revoked && "opacity-60")}>
+      <div className="grid min-w-0 gap-1.5">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-medium break-all">{apiKey.name}</span>
+          <code className="font-mono text-xs text-muted-foreground">{apiKey.hint}</code>
+          {revoked ? <Badge variant="destructive">{t`Revoked`}</Badge> : null}
+        </div>
+        <ul className="flex flex-wrap gap-1" aria-label={t`Scopes`}>
+          {apiKey.scopes.map((scope) => (
+            <li key={scope}>
+              <Badge variant="secondary" title={i18n._(SCOPE_LABELS[scope])}>
+                {scope}
+              </Badge>
+            </li>
+          ))}
+        </ul>
+        <p className="text-xs text-muted-foreground">
+          {t`Created ${created}`}
+          {" · "}
+          {apiKey.lastUsedAt === null ? t`Never used` : t`Last used ${date(apiKey.lastUsedAt)}`}
+          {apiKey.revokedAt !== null ? ` · ${t`Revoked ${date(apiKey.revokedAt)}`}` : null}
+        </p>
+      </div>
+      {revoked ? null : (
+        <Button variant="outline" size="sm" className="justify-self-start" onClick={() => onRevoke(apiKey)}>
+          <Ban />
+          {t`Revoke`}
+        </Button>
+      )}
+    </li>
+  );
+}
+
+/** The company's API keys: the list, creating one (shown once, with copy) and revoking one. */
+function ApiKeysCard() {
+  const { t } = useLingui();
+  const keys = useApiKeys();
+  const revoke = useRevokeApiKey();
+  const [creating, setCreating] = useState(false);
+  const [fresh, setFresh] = useState<ApiKeyCreatedAnswer | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyAnswer | null>(null);
+
+  const confirmRevoke = () => {
+    if (!revoking) return;
+    revoke.mutate(revoking.id, {
+      onSuccess: () => {
+        setRevoking(null);
+        notifySuccess("deleted");
       },
       onError: (error) => {
-        setConfirming(false);
+        setRevoking(null);
         notifyError(error);
       },
     });
+  };
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle as="h2">{t`API key`}</CardTitle>
-        <CardDescription>{t`The key lets your systems call the public API on behalf of this company. Keep it secret.`}</CardDescription>
+        <CardTitle as="h2">{t`API keys`}</CardTitle>
+        <CardDescription>
+          {t`Each key lets one of your systems call the public API for this company, only with the permissions chosen for it. Keep keys secret; revoke one you no longer use.`}
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {fresh ? (
@@ -74,12 +216,12 @@ function ApiKeyCard({ company }: { company: CompanyAnswer }) {
             <div className="flex w-full flex-col gap-2 sm:flex-row">
               <Input
                 readOnly
-                value={fresh}
+                value={fresh.key}
                 aria-label={t`New API key`}
                 className="bg-background font-mono text-xs text-foreground"
                 onFocus={(event) => event.currentTarget.select()}
               />
-              <Button onClick={() => void copyText(fresh)}>
+              <Button onClick={() => void copyText(fresh.key)}>
                 <Copy />
                 {t`Copy key`}
               </Button>
@@ -89,41 +231,63 @@ function ApiKeyCard({ company }: { company: CompanyAnswer }) {
             </Button>
           </Alert>
         ) : null}
-        <div className="flex flex-wrap items-center gap-3 rounded-md border p-3">
-          <KeyRound className="size-4 text-muted-foreground" aria-hidden />
-          {hasKey ? (
-            <>
-              <span className="text-sm text-muted-foreground">{t`Current key`}</span>
-              <code className="font-mono text-sm">{company.apiKeyHint}</code>
-            </>
-          ) : (
-            <span className="text-sm text-muted-foreground">{t`No API key has been generated yet.`}</span>
-          )}
-        </div>
+        {keys.isPending ? (
+          <div className="grid gap-2" aria-busy>
+            <Skeleton className="h-20 w-full" />
+            <Skeleton className="h-20 w-full" />
+          </div>
+        ) : keys.isError ? (
+          <ErrorState title={t`Could not load the API keys.`} onRetry={() => void keys.refetch()} />
+        ) : keys.data.length === 0 ? (
+          <EmptyState icon={<KeyRound />} title={t`No API key has been created yet.`} />
+        ) : (
+          <ul className="grid gap-2" aria-label={t`API keys`}>
+            {keys.data.map((apiKey) => (
+              <ApiKeyRow key={apiKey.id} apiKey={apiKey} onRevoke={setRevoking} />
+            ))}
+          </ul>
+        )}
       </CardContent>
       <CardFooter>
-        <Button onClick={() => (hasKey ? setConfirming(true) : run())} disabled={generate.isPending}>
-          {generate.isPending ? <Spinner /> : <RefreshCw />}
-          {hasKey ? t`Generate new key` : t`Generate key`}
+        <Button onClick={() => setCreating(true)}>
+          <Plus />
+          {t`New key`}
         </Button>
       </CardFooter>
+      <Dialog open={creating} onOpenChange={setCreating}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{t`New API key`}</DialogTitle>
+            <DialogDescription>{t`Choose a name and what the key may do. The key is shown once, right after it is created.`}</DialogDescription>
+          </DialogHeader>
+          {creating ? (
+            <CreateApiKeyForm
+              onCreated={(created) => {
+                setFresh(created);
+                setCreating(false);
+              }}
+            />
+          ) : null}
+        </DialogContent>
+      </Dialog>
       <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title={t`Generate a new API key?`}
-        description={t`The current key stops working immediately. Every integration using it must be updated with the new key.`}
-        confirmLabel={t`Generate new key`}
-        pending={generate.isPending}
-        onConfirm={run}
+        open={revoking !== null}
+        onOpenChange={(open) => (open ? undefined : setRevoking(null))}
+        title={t`Revoke this API key?`}
+        description={t`The key stops working immediately. Every integration using it must be given a new key.`}
+        confirmLabel={t`Revoke`}
+        destructive
+        pending={revoke.isPending}
+        onConfirm={confirmRevoke}
       />
     </Card>
   );
 }
 
 function DocumentationCard() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const base = `${window.location.origin}/api`;
-  const curl = `curl -H "X-Api-Key: YOUR_API_KEY" \\\n  ${base}/companies/active`;
+  const curl = `curl -H "X-Api-Key: YOUR_API_KEY" \\\n  ${base}/contacts`;
   return (
     <Card>
       <CardHeader>
@@ -139,13 +303,39 @@ function DocumentationCard() {
         <div className="grid gap-2">
           <h3 className="font-medium">{t`Authentication`}</h3>
           <p className="text-muted-foreground">
-            {t`Send the key in the X-Api-Key header of every request. The call acts as the company's owner, inside this company only; an unknown key answers 401.`}
+            {t`Send the key in the X-Api-Key header of every request. A key acts for this company only and is recorded as the author of what it does; an unknown or revoked key answers 401, a route outside the list below or outside the key's scopes answers 403.`}
           </p>
           <CodeBlock code="X-Api-Key: YOUR_API_KEY" copyLabel={t`Copy the header`} />
         </div>
         <div className="grid gap-2">
+          <h3 className="font-medium">{t`Routes`}</h3>
+          <div className="overflow-x-auto rounded-md border">
+            <table className="w-full text-left text-xs">
+              <thead className="bg-muted/50 text-muted-foreground">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-medium">{t`Route`}</th>
+                  <th scope="col" className="px-3 py-2 font-medium">{t`Scope`}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {PUBLIC_API_ROUTES.map((route) => (
+                  <tr key={`${route.method} ${route.path}`} className="border-t">
+                    <td className="px-3 py-2 font-mono whitespace-nowrap">
+                      {route.method} {route.path.replace(/^\/api/, "")}
+                    </td>
+                    <td className="px-3 py-2">
+                      <code className="font-mono">{route.scope}</code>
+                      <span className="text-muted-foreground"> · {i18n._(SCOPE_LABELS[route.scope])}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+        <div className="grid gap-2">
           <h3 className="font-medium">{t`Example`}</h3>
-          <p className="text-muted-foreground">{t`Reads this company's details. Answers are JSON; a failed call answers an "error" object with a code and a message.`}</p>
+          <p className="text-muted-foreground">{t`Lists this company's contacts (scope contacts:read). Answers are JSON; a failed call answers an "error" object with a code and a message.`}</p>
           <CodeBlock code={curl} copyLabel={t`Copy the example`} />
         </div>
       </CardContent>
@@ -155,8 +345,9 @@ function DocumentationCard() {
 
 /**
  * /settings/integration (spec §2 "integration (API key and documentation link)"; permission
- * settings_company): the masked key, generating a new one (shown once, with copy; confirmation
- * first when a key exists, since the old one stops working) and a short in-app documentation.
+ * settings_company): the company's API keys (issue 8 §6: each with a name and scopes; created with
+ * the key shown once, with copy; revoked after a confirmation) and a short in-app documentation of
+ * the public API's routes and scopes.
  */
 export function IntegrationSettingsPage() {
   const { t } = useLingui();
@@ -178,7 +369,7 @@ export function IntegrationSettingsPage() {
         </Card>
       ) : (
         <>
-          <ApiKeyCard company={company.data} />
+          <ApiKeysCard />
           <DocumentationCard />
         </>
       )}

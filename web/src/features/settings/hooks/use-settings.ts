@@ -1,13 +1,13 @@
 /**
- * Mutations of the settings tabs "my account", "company" and "integration". Each keeps the cached
- * user / active company in step with the server's answer so the shell (avatar, switcher) follows.
+ * Queries and mutations of the settings tabs "my account", "company" and "integration". Each keeps
+ * the cached user / active company / API keys in step with the server's answer.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { notifySuccess } from "@/lib/notify";
 import { sessionKeys } from "@/features/session/api/session-api";
 import { companyKeys } from "@/features/companies/api/companies-api";
-import type { CompanyAnswer } from "../../../../../schema/api-types";
-import { generateApiKey, updateCompany, updateProfile } from "../api/settings-api";
+import type { ApiKeyAnswer } from "../../../../../schema/validation/api-keys";
+import { apiKeyKeys, apiKeysQuery, createApiKey, revokeApiKey, updateCompany, updateProfile } from "../api/settings-api";
 
 /** PUT /api/me; on success the cached user is replaced and 'Changes saved.' is shown. */
 export function useUpdateProfile() {
@@ -37,13 +37,27 @@ export function useUpdateCompany() {
   });
 }
 
-/** POST /api/companies/active/api-key; the cached company gets the new masked hint. */
-export function useGenerateApiKey() {
+/** The company's API keys (GET /api/companies/active/api-keys). */
+export function useApiKeys() {
+  return useQuery(apiKeysQuery());
+}
+
+/** POST /api/companies/active/api-keys; the list is refetched (the answer holds the key once). */
+export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: generateApiKey,
-    onSuccess: ({ apiKeyHint }) => {
-      queryClient.setQueryData<CompanyAnswer | null>(companyKeys.active(), (company) => (company ? { ...company, apiKeyHint } : company));
+    mutationFn: createApiKey,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}
+
+/** DELETE /api/companies/active/api-keys/{id}; the revoked key replaces its entry in the list. */
+export function useRevokeApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: revokeApiKey,
+    onSuccess: (revoked) => {
+      queryClient.setQueryData<ApiKeyAnswer[]>(apiKeyKeys.list(), (keys) => keys?.map((k) => (k.id === revoked.id ? revoked : k)));
     },
   });
 }

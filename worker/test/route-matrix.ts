@@ -1,0 +1,494 @@
+/**
+ * The route matrix's classification table (issue 8 §8): every route the Hono router registers
+ * (`app.routes` of worker/app.ts, keyed `METHOD /api/path` exactly as Hono spells the path) with who
+ * may call it, which fixture of company A each `:param` takes, and a valid JSON or multipart body
+ * (so a cross-company request passes validation and reaches the lookup that must answer 404).
+ *
+ * Access kinds:
+ * - `public`: reachable without a session, each with the reason (its own credential or nothing to
+ *   protect). Public routes are only checked for "never 5xx".
+ * - `user`: needs a session, no company permission (the signed-in user's own data).
+ * - `company`: needs a session and membership of the active company; `anyOf` lists the spec §6
+ *   permissions of which the member must hold at least one (`[]`: any member). A member holding
+ *   every permission except these answers 403.
+ * - `dev`: mounted only with `BENCH_ENDPOINTS=on` (benchmark scripts); 404 everywhere in tests.
+ *
+ * The table is read by worker/test/route-matrix.test.ts (401 / 404 / 403 / API-key checks) and
+ * worker/test/fuzz.test.ts (bodies and queries from fast-check). A route missing here fails the
+ * matrix with its name; an entry for a route that no longer exists fails it too.
+ */
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import type { CompanyPermission } from "../../schema/permissions";
+import { COMPANY_PERMISSIONS } from "../../schema/permissions";
+import { API_KEY_SCOPES } from "../../schema/api-keys";
+import type { ApiKeyCreatedAnswer } from "../../schema/validation/api-keys";
+import type { JobAnswer } from "../../schema/api-types";
+import { getDb } from "../lib/db";
+import { keepRejected } from "../lib/rejected-events";
+import { cloudConnection, deliverOk, onlyTicket, sandboxConnection, textWebhook, uniqueWaId, wamid } from "./channel-helpers";
+import { createColumn, createContact, createField, createTag } from "./contact-helpers";
+import { flowDoc, publishedFlow } from "./flow-helpers";
+import { type Account, call, createRole, expectStatus, invite, member, pngFile, register, uniqueEmail, uniqueIp } from "./helpers";
+
+export type Access =
+  /** `refuses`: the status a request without the route's own credential answers (a bad code, no signature, no device token). */
+  | { kind: "public"; reason: string; refuses?: number }
+  | { kind: "user" }
+  | { kind: "company"; anyOf: CompanyPermission[] }
+  | { kind: "dev"; reason: string };
+
+/** The ids of company A's fixtures a `:param` can take. */
+export type Ids = {
+  companyId: string;
+  contact: string;
+  tag: string;
+  customField: string;
+  crmColumn: string;
+  quickMessage: string;
+  connection: string;
+  cloudConnection: string;
+  rejectedEvent: string;
+  ticket: string;
+  ticketContact: string;
+  folder: string;
+  flow: string;
+  flowRun: string;
+  keyword: string;
+  role: string;
+  member: string;
+  invite: string;
+  job: string;
+  apiKey: string;
+  /** Not an id: the webhook provider segment. */
+  provider: string;
+};
+
+export type RouteEntry = {
+  access: Access;
+  /** Which fixture each `:param` of the path takes. */
+  params?: Record<string, keyof Ids>;
+  /** A valid JSON body (company A's ids where it names any). */
+  body?: (ids: Ids) => unknown;
+  /** A valid multipart body. */
+  multipart?: (ids: Ids) => FormData;
+  /** A valid query string (without `?`). */
+  query?: (ids: Ids) => string;
+  /** A WebSocket route: the requests carry `Upgrade: websocket`. */
+  upgrade?: boolean;
+  /** Destroys its resource when it succeeds: the fuzzer leaves it alone. */
+  destructive?: boolean;
+};
+
+const pub = (reason: string, refuses?: number): Access => ({ kind: "public", reason, ...(refuses ? { refuses } : {}) });
+const user: Access = { kind: "user" };
+const anyMember: Access = { kind: "company", anyOf: [] };
+const perm = (...anyOf: CompanyPermission[]): Access => ({ kind: "company", anyOf });
+
+const id = (key: keyof Ids) => ({ id: key });
+
+/** A one-row form with a PNG, as the profile and company forms take. */
+function imageForm(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  data.append("image", pngFile());
+  return data;
+}
+
+/** A form with one `file`. */
+function fileForm(file: File): FormData {
+  const data = new FormData();
+  data.append("file", file);
+  return data;
+}
+
+export const ROUTES: Record<string, RouteEntry> = {
+  // --- public: no session, by design ------------------------------------------------------------
+  "GET /api/health": { access: pub("liveness probe; answers {ok:true} only") },
+  "GET /api/runtime-settings": { access: pub("settings the sign-in page reads before anyone signs in") },
+  "GET /api/infos": { access: pub("the white-label name and logo of the sign-in page") },
+  "POST /api/register": {
+    access: pub("self-registration (rate limited)"),
+    body: () => ({ name: "Ana Souza", email: uniqueEmail("fuzz"), phone: "+55 11 98765-4321", password: "correct horse battery", companyName: "Padaria" }),
+  },
+  "POST /api/login": { access: pub("sign-in (throttled per address and client)"), body: () => ({ email: uniqueEmail("nobody"), password: "wrong password here" }) },
+  "POST /api/forgot-password": { access: pub("password reset request; answers the same whether the address exists"), body: () => ({ email: uniqueEmail("nobody") }) },
+  "POST /api/reset-password": { access: pub("its credential is the mailed reset token in the body", 400), body: () => ({ token: "0123456789abcdef0123", password: "another good password" }) },
+  "GET /api/files/images/*": { access: pub("avatars and logos under unguessable UUIDv7 keys; raster images only, sandbox CSP", 404) },
+  "GET /api/media/*": { access: pub("its credential is the HMAC signature and expiry in the URL", 404) },
+  "GET /api/channels/whatsapp/webhook": { access: pub("Meta's verification handshake; checks WHATSAPP_VERIFY_TOKEN", 403) },
+  "POST /api/channels/:provider/webhook": {
+    access: pub("Meta's deliveries carry X-Hub-Signature-256; the sandbox phone its device token", 401),
+    params: { provider: "provider" },
+    body: () => ({ object: "whatsapp_business_account", entry: [] }),
+  },
+  "POST /api/channels/sandbox/pair": { access: pub("its credential is the pairing code or QR secret shown to the member", 400), body: () => ({ code: "ABCD1234" }) },
+  "POST /api/channels/sandbox/events": { access: pub("the sandbox phone's device token (Authorization: Device …)", 401), body: () => ({ events: [] }) },
+  "GET /api/channels/sandbox/transcript": { access: pub("the sandbox phone's device token", 401), query: () => "phone=%2B5511988887777" },
+  "GET /api/channels/sandbox/ws": { access: pub("the sandbox phone's device token", 401), upgrade: true },
+
+  // --- dev only ---------------------------------------------------------------------------------
+  "GET /api/dev/bench/engine": { access: { kind: "dev", reason: "benchmark endpoint, mounted only with BENCH_ENDPOINTS=on" }, query: () => "blocks=2&iterations=0" },
+
+  // --- the signed-in user -----------------------------------------------------------------------
+  "POST /api/logout": { access: user, destructive: true },
+  "GET /api/me": { access: user },
+  "PUT /api/me": { access: user, multipart: () => imageForm({ name: "Ana Souza" }) },
+  "GET /api/me/permissions": { access: user },
+  "POST /api/me/verify-email": { access: user, body: () => ({ code: "123456" }) },
+  "POST /api/me/verify-email/resend": { access: user },
+  "GET /api/me/invites": { access: user },
+  "GET /api/me/announcements": { access: user },
+  "POST /api/me/announcements/seen": { access: user, body: () => ({ id: crypto.randomUUID() }) },
+  "PUT /api/me/change-active": { access: user, body: (ids) => ({ companyId: ids.companyId }) },
+  "GET /api/companies": { access: user },
+  // Invites are addressed to an e-mail: another user's session must not see or take them.
+  "POST /api/companies/invite/:id/accept": { access: user, params: id("invite"), destructive: true },
+  "POST /api/companies/invite/:id/reject": { access: user, params: id("invite"), destructive: true },
+  "PUT /api/user/change-status": { access: user, body: () => ({ status: "online" }) },
+
+  // --- company: members, roles, settings --------------------------------------------------------
+  "GET /api/companies/members/active": { access: anyMember },
+  "GET /api/companies/members": { access: perm("settings_members") },
+  "GET /api/companies/members/:id": { access: perm("settings_members"), params: id("member") },
+  "PUT /api/companies/members/:id": { access: perm("settings_members"), params: id("member"), body: (ids) => ({ roles: [ids.role] }) },
+  "DELETE /api/companies/members/:id": { access: perm("settings_members"), params: id("member"), destructive: true },
+  "GET /api/companies/roles": { access: perm("settings_company", "settings_members") },
+  "GET /api/companies/roles/:id": { access: perm("settings_company", "settings_members"), params: id("role") },
+  "POST /api/companies/roles": { access: perm("settings_company"), body: () => ({ name: "Fuzz role", description: "", permissions: ["tickets"] }) },
+  "PUT /api/companies/roles/:id": { access: perm("settings_company"), params: id("role"), body: () => ({ name: "Renamed role", description: "", permissions: ["tickets"] }) },
+  "DELETE /api/companies/roles/:id": { access: perm("settings_company"), params: id("role"), destructive: true },
+  "GET /api/companies/active": { access: anyMember },
+  "PUT /api/companies/active": {
+    access: perm("settings_company"),
+    multipart: () => imageForm({ name: "Padaria Central", timezone: "America/Sao_Paulo", showAttendantName: "true" }),
+  },
+  "POST /api/companies/active-code": { access: perm("settings_company"), body: () => ({ code: "123456" }) },
+  "GET /api/companies/active/api-keys": { access: perm("settings_company") },
+  "POST /api/companies/active/api-keys": { access: perm("settings_company"), body: () => ({ name: "Fuzz key", scopes: ["contacts:read"] }) },
+  "DELETE /api/companies/active/api-keys/:id": { access: perm("settings_company"), params: id("apiKey"), destructive: true },
+  "GET /api/companies/invites": { access: perm("settings_members") },
+  "POST /api/companies/invite": { access: perm("settings_members"), body: (ids) => ({ email: uniqueEmail("invitee"), roles: [ids.role] }) },
+  "DELETE /api/companies/invite/:id": { access: perm("settings_members"), params: id("invite"), destructive: true },
+  "GET /api/companies/default-flows": { access: perm("connections", "flow"), query: (ids) => `id=${ids.connection}` },
+  "PUT /api/companies/default-flows": { access: perm("connections", "flow"), body: (ids) => ({ channelId: ids.connection, defaultFlowId: ids.flow }) },
+
+  // --- connections ------------------------------------------------------------------------------
+  "GET /api/connections": { access: perm("connections") },
+  "POST /api/connections": { access: perm("connections"), body: () => ({ channel: "sandbox", name: "Fuzz sandbox", greetingMessage: "", farewellMessage: "" }) },
+  "GET /api/connections/:id": { access: perm("connections"), params: id("connection") },
+  "PUT /api/connections/:id": { access: perm("connections"), params: id("connection"), body: () => ({ name: "Renamed", greetingMessage: "Olá" }) },
+  "DELETE /api/connections/:id": { access: perm("connections"), params: id("connection"), destructive: true },
+  "POST /api/connections/:id/pair": { access: perm("connections"), params: id("connection") },
+  "POST /api/connections/:id/refresh": { access: perm("connections"), params: id("cloudConnection") },
+  "POST /api/connections/:id/disconnect": { access: perm("connections"), params: id("connection"), destructive: true },
+  "GET /api/connections/:id/rejected-events": { access: perm("connections"), params: id("cloudConnection") },
+  "GET /api/connections/:id/rejected-events/:eventId/payload": {
+    access: perm("connections"),
+    params: { id: "cloudConnection", eventId: "rejectedEvent" },
+  },
+
+  // --- tickets and sockets ----------------------------------------------------------------------
+  "GET /api/tickets": { access: perm("tickets") },
+  "GET /api/tickets/:id": { access: perm("tickets"), params: id("ticket") },
+  "GET /api/tickets/:id/messages": { access: perm("tickets"), params: id("ticket") },
+  "POST /api/tickets/:id/messages": {
+    access: perm("tickets"),
+    params: id("ticket"),
+    body: () => ({ type: "text", body: "Olá, tudo bem?" }),
+    multipart: () => {
+      const data = fileForm(pngFile("foto.png"));
+      data.append("type", "image");
+      return data;
+    },
+  },
+  "POST /api/tickets/:id/open": { access: perm("tickets"), params: id("ticket") },
+  "POST /api/tickets/:id/transfer": { access: perm("tickets"), params: id("ticket"), body: (ids) => ({ memberId: ids.member }) },
+  "POST /api/tickets/:id/close": { access: perm("tickets"), params: id("ticket") },
+  "POST /api/tickets/:id/read": { access: perm("tickets"), params: id("ticket") },
+  "POST /api/tickets/:id/start-flow": { access: perm("tickets"), params: id("ticket"), body: (ids) => ({ flowId: ids.flow }) },
+  "GET /api/ws/hub": { access: anyMember, upgrade: true },
+  "GET /api/ws/tickets/:id": { access: perm("tickets"), params: id("ticket"), upgrade: true },
+
+  // --- contacts, import/export, runs ------------------------------------------------------------
+  "GET /api/contacts": { access: perm("contacts") },
+  "POST /api/contacts": { access: perm("contacts"), body: () => ({ name: "Maria Fuzz", phone: "+5511970001234" }) },
+  "POST /api/contacts/bulk": { access: perm("contacts"), body: (ids) => ({ ids: [ids.contact], action: "tag", tagIds: [ids.tag] }) },
+  "GET /api/contacts/:id": { access: perm("contacts"), params: id("contact") },
+  "PUT /api/contacts/:id": { access: perm("contacts"), params: id("contact"), body: () => ({ name: "Maria Renamed" }) },
+  "DELETE /api/contacts/:id": { access: perm("contacts"), params: id("contact"), destructive: true },
+  "POST /api/contacts/import": { access: perm("contacts"), multipart: () => fileForm(new File(["not a workbook"], "contatos.xlsx")) },
+  "POST /api/contacts/export": { access: perm("contacts"), body: () => ({ filter: {} }) },
+  "GET /api/jobs/:id": { access: perm("contacts"), params: id("job") },
+  "POST /api/jobs/:id/preview": { access: perm("contacts"), params: id("job"), body: () => ({ sheet: 0, headerRow: 1 }) },
+  "POST /api/jobs/:id/start": { access: perm("contacts"), params: id("job"), body: () => ({ mapping: { "0": "name", "1": "phone" } }) },
+  "GET /api/contacts/:id/runs": { access: perm("contacts", "tickets"), params: id("ticketContact") },
+  "POST /api/contacts/:id/runs/:runId/stop": { access: perm("contacts", "tickets"), params: { id: "ticketContact", runId: "flowRun" } },
+
+  // --- registers --------------------------------------------------------------------------------
+  "GET /api/custom-fields": { access: perm("custom_fields", "contacts", "contacts_custom_fields", "flow") },
+  "GET /api/custom-fields/:id": { access: perm("custom_fields", "contacts", "contacts_custom_fields", "flow"), params: id("customField") },
+  "POST /api/custom-fields": { access: perm("custom_fields"), body: () => ({ name: `Campo ${crypto.randomUUID().slice(0, 8)}`, type: "text", kind: "user" }) },
+  "PUT /api/custom-fields/:id": { access: perm("custom_fields"), params: id("customField"), body: () => ({ name: "Campo renomeado" }) },
+  "DELETE /api/custom-fields/:id": { access: perm("custom_fields"), params: id("customField"), destructive: true },
+  "GET /api/tags": { access: perm("tags", "contacts", "contacts_tags") },
+  "GET /api/tags/:id": { access: perm("tags", "contacts", "contacts_tags"), params: id("tag") },
+  "POST /api/tags": { access: perm("tags"), body: () => ({ name: `Tag ${crypto.randomUUID().slice(0, 8)}`, color: "#22c55e" }) },
+  "PUT /api/tags/:id": { access: perm("tags"), params: id("tag"), body: () => ({ name: `Tag ${crypto.randomUUID().slice(0, 8)}`, color: "#ef4444" }) },
+  "DELETE /api/tags/:id": { access: perm("tags"), params: id("tag"), destructive: true },
+  "GET /api/crm/columns": { access: perm("crm", "crm_manager") },
+  "GET /api/crm/board": { access: perm("crm", "crm_manager") },
+  "GET /api/crm/columns/:id/contacts": { access: perm("crm", "crm_manager"), params: id("crmColumn") },
+  "POST /api/crm/columns": { access: perm("crm_manager"), body: () => ({ name: "Fuzz column" }) },
+  "PUT /api/crm/columns/order": { access: perm("crm_manager"), body: (ids) => ({ ids: [ids.crmColumn] }) },
+  "PUT /api/crm/columns/:id": { access: perm("crm_manager"), params: id("crmColumn"), body: () => ({ name: "Renamed column" }) },
+  "DELETE /api/crm/columns/:id": { access: perm("crm_manager"), params: id("crmColumn"), destructive: true },
+  "PUT /api/crm/contacts/:contactId": { access: perm("crm_manager"), params: { contactId: "contact" }, body: (ids) => ({ columnId: ids.crmColumn }) },
+  "GET /api/quick-messages": { access: perm("quick_messages", "tickets") },
+  "GET /api/quick-messages/:id": { access: perm("quick_messages", "tickets"), params: id("quickMessage") },
+  "POST /api/quick-messages/:id/render": { access: perm("quick_messages", "tickets"), params: id("quickMessage"), body: (ids) => ({ contactId: ids.contact }) },
+  "POST /api/quick-messages": {
+    access: perm("quick_messages"),
+    body: () => ({ name: "Bom dia", text: "Bom dia, {{first_name}}!" }),
+    multipart: () => {
+      const data = fileForm(pngFile("cardapio.png"));
+      data.append("name", "Cardápio");
+      data.append("text", "Nosso cardápio");
+      return data;
+    },
+  },
+  "PUT /api/quick-messages/:id": {
+    access: perm("quick_messages"),
+    params: id("quickMessage"),
+    body: () => ({ name: "Boa tarde", text: "Boa tarde!" }),
+    multipart: () => {
+      const data = new FormData();
+      data.append("name", "Boa tarde");
+      data.append("text", "Boa tarde!");
+      return data;
+    },
+  },
+  "DELETE /api/quick-messages/:id": { access: perm("quick_messages"), params: id("quickMessage"), destructive: true },
+
+  // --- flows and keywords -----------------------------------------------------------------------
+  "GET /api/folders": { access: perm("flow") },
+  "POST /api/folders": { access: perm("flow"), body: () => ({ name: "Fuzz folder" }) },
+  "GET /api/folders/:id": { access: perm("flow"), params: id("folder") },
+  "GET /api/folders/:id/path": { access: perm("flow"), params: id("folder") },
+  "PUT /api/folders/:id": { access: perm("flow"), params: id("folder"), body: () => ({ name: "Renamed folder" }) },
+  "DELETE /api/folders/:id": { access: perm("flow"), params: id("folder"), destructive: true },
+  "GET /api/flows": { access: perm("flow") },
+  "POST /api/flows": { access: perm("flow"), body: () => ({ name: "Fuzz flow", type: "default" }) },
+  "GET /api/flows/:id": { access: perm("flow"), params: id("flow") },
+  "PUT /api/flows/:id": { access: perm("flow"), params: id("flow"), body: () => ({ name: "Renamed flow", draft: flowDoc([{ id: "t", type: "text", data: { message: "Olá" } }], [["start", "next", "t"]]) }) },
+  "POST /api/flows/:id/publish": { access: perm("flow"), params: id("flow") },
+  "POST /api/flows/:id/duplicate": { access: perm("flow"), params: id("flow") },
+  "POST /api/flows/:id/move": { access: perm("flow"), params: id("flow"), body: (ids) => ({ folderId: ids.folder }) },
+  "DELETE /api/flows/:id": { access: perm("flow"), params: id("flow"), destructive: true },
+  "POST /api/flows/:id/media": { access: perm("flow"), params: id("flow"), multipart: () => fileForm(pngFile("banner.png")) },
+  "GET /api/flows/:id/media-url": { access: perm("flow"), params: id("flow"), query: (ids) => `ref=r2:media/${ids.companyId}/${crypto.randomUUID()}.png` },
+  "GET /api/flows/:id/stats": { access: perm("flow"), params: id("flow") },
+  // Another company's unshared builder answers 404 like an unknown one (issue 8 §6).
+  "GET /api/share-flow/:id": { access: perm("flow"), params: id("flow") },
+  "POST /api/share-flow/:id/clone": { access: perm("flow"), params: id("flow") },
+  "GET /api/keywords": { access: perm("keywords") },
+  "POST /api/keywords": { access: perm("keywords"), body: (ids) => ({ name: "Fuzz keyword", rules: [{ type: "contains", words: ["preço"] }], flowId: ids.flow }) },
+  "GET /api/keywords/:id": { access: perm("keywords"), params: id("keyword") },
+  "PUT /api/keywords/:id": { access: perm("keywords"), params: id("keyword"), body: (ids) => ({ name: "Renamed keyword", rules: [{ type: "is", words: ["oi"] }], flowId: ids.flow }) },
+  "DELETE /api/keywords/:id": { access: perm("keywords"), params: id("keyword"), destructive: true },
+};
+
+/**
+ * Every route of the router as `METHOD path`, once. Hono lists each middleware and handler of a
+ * route as its own entry; `.use(...)` entries have method ALL and a `(c, next)` function, so they
+ * are left out. An ALL entry whose function takes only `c` is a real `.all(...)` handler and is
+ * kept (as `ALL path`), so such a route cannot slip past the matrix.
+ */
+export function registeredRoutes(routes: readonly { method: string; path: string; handler: (...args: never[]) => unknown }[]): string[] {
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (route.method === "ALL" && route.handler.length >= 2) continue;
+    seen.add(`${route.method} ${route.path}`);
+  }
+  return [...seen];
+}
+
+/** The path of `route` with each `:param` replaced by company A's fixture id (and `*` by `tail`). */
+export function concretePath(route: string, entry: RouteEntry, ids: Ids, tail = "x"): string {
+  const path = route.slice(route.indexOf(" ") + 1);
+  return path
+    .replace(/:([A-Za-z]+)/g, (_, name: string) => {
+      const key = entry.params?.[name];
+      if (!key) throw new Error(`${route}: no fixture named for :${name}`);
+      return ids[key];
+    })
+    .replace(/\*$/, tail);
+}
+
+export type Company = {
+  owner: Account;
+  ids: Ids;
+  /** An API key of company A with every scope. */
+  apiKey: string;
+  /** The phone_number_id of company A's Cloud API connection (`ids.cloudConnection`). */
+  phoneNumberId: string;
+};
+
+/**
+ * Company A with one of each resource (contact, tag, custom field, CRM column, quick message,
+ * sandbox and Cloud API connections, a rejected event, a ticket with a message, a folder, a
+ * published flow with a run, a keyword, a role, a member, a pending invite, a finished export job,
+ * an API key), built through the API as a person would.
+ */
+export async function buildCompany(): Promise<Company> {
+  const owner = await register({ companyName: "Empresa A" });
+  const t = owner.token;
+  const companyId = (await expectStatus<{ id: string }>(await call("GET", "/api/companies/active", { token: t }), 200)).id;
+  const contact = await createContact(t);
+  const tag = await createTag(t, `Tag ${crypto.randomUUID().slice(0, 6)}`);
+  const customField = await createField(t, { name: "Cidade", type: "text", kind: "user" });
+  const crmColumn = await createColumn(t, "Novos");
+  const quickMessage = await expectStatus<{ id: string }>(await call("POST", "/api/quick-messages", { token: t, body: { name: "Oi", text: "Olá!" } }), 201);
+  const connection = await sandboxConnection(t);
+  const cloud = await cloudConnection(t);
+  const rejectedEvent = await keepRejected(env, getDb(env.DB), {
+    companyId,
+    connectionId: cloud.id,
+    channel: "whatsapp-cloud",
+    reason: "malformed_message",
+    detail: "route matrix fixture",
+    payload: JSON.stringify({ fixture: true }),
+  });
+  await deliverOk(textWebhook(cloud.phoneNumberId, uniqueWaId(), wamid(), "Olá, quero um orçamento"));
+  const ticket = await onlyTicket(t);
+  const folder = await expectStatus<{ id: string }>(await call("POST", "/api/folders", { token: t, body: { name: "Vendas" } }), 201);
+  const { flow } = await publishedFlow(t, flowDoc([{ id: "t", type: "text", data: { message: "Olá" } }], [["start", "next", "t"]]));
+  const started = await expectStatus<{ runId: string }>(await call("POST", `/api/tickets/${ticket.id}/start-flow`, { token: t, body: { flowId: flow.id } }), 200);
+  const keyword = await expectStatus<{ id: string }>(
+    await call("POST", "/api/keywords", { token: t, body: { name: "Preço", rules: [{ type: "contains", words: ["preço"] }], flowId: flow.id } }),
+    201,
+  );
+  const role = await createRole(owner, ["tickets"]);
+  const teammate = await member(owner, ["tickets"]);
+  const pending = await invite(owner, uniqueEmail("pending"), [role.id]);
+  const job = await expectStatus<JobAnswer>(await call("POST", "/api/contacts/export", { token: t, body: { filter: {} } }), 201);
+  const apiKey = await expectStatus<ApiKeyCreatedAnswer>(
+    await call("POST", "/api/companies/active/api-keys", { token: t, body: { name: "Matrix key", scopes: [...API_KEY_SCOPES] } }),
+    201,
+  );
+  const ids: Ids = {
+    companyId,
+    contact: contact.id,
+    tag: tag.id,
+    customField: customField.id,
+    crmColumn: crmColumn.id,
+    quickMessage: quickMessage.id,
+    connection: connection.id,
+    cloudConnection: cloud.id,
+    rejectedEvent,
+    ticket: ticket.id,
+    ticketContact: ticket.contact.id,
+    folder: folder.id,
+    flow: flow.id,
+    flowRun: started.runId,
+    keyword: keyword.id,
+    role: role.id,
+    member: teammate.memberId,
+    invite: pending.id,
+    job: job.id,
+    apiKey: apiKey.id,
+    provider: "whatsapp",
+  };
+  await settle(companyId);
+  return { owner, ids, apiKey: apiKey.key, phoneNumberId: cloud.phoneNumberId };
+}
+
+let tables: Promise<string[]> | undefined;
+
+/** Tables holding a `company_id` column (read from the schema once, so new tables are included). */
+function companyTables(): Promise<string[]> {
+  tables ??= env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE '%company_id%'")
+    .all<{ name: string; sql: string }>()
+    .then((rows) => rows.results.filter((r) => !r.name.startsWith("_cf") && !r.name.startsWith("sqlite") && /[`"\s(]company_id[`"\s]/.test(r.sql)).map((r) => r.name));
+  return tables;
+}
+
+/**
+ * Every row of company A (the company row and every row with its company_id) as one JSON text, to
+ * prove a refused request changed nothing. One D1 batch.
+ */
+export async function snapshot(companyId: string): Promise<string> {
+  const names = await companyTables();
+  const results = await env.DB.batch([
+    env.DB.prepare("SELECT * FROM companies WHERE id = ?").bind(companyId),
+    ...names.map((table) => env.DB.prepare(`SELECT * FROM "${table}" WHERE company_id = ? ORDER BY rowid`).bind(companyId)),
+  ]);
+  return results.map((r, i) => `${i === 0 ? "companies" : names[i - 1]}:${JSON.stringify(r.results)}`).join("\n");
+}
+
+/** Waits until background work of the fixtures (queue jobs, flow runs, sends) stops writing. */
+export async function settle(companyId: string): Promise<void> {
+  let last = await snapshot(companyId);
+  for (let i = 0; i < 40; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const next = await snapshot(companyId);
+    if (next === last) return;
+    last = next;
+  }
+}
+
+/** Every permission except `without` (the role of a member who lacks the route's permission). */
+export function allBut(without: readonly CompanyPermission[]): CompanyPermission[] {
+  return COMPANY_PERMISSIONS.filter((p) => !without.includes(p));
+}
+
+/**
+ * Why `text` (the body of a non-2xx answer) is not the one error envelope
+ * `{error: {code, message, fields?}}` (fields: an object of strings), or null when it is.
+ */
+export function envelopeProblem(text: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return "not JSON";
+  }
+  if (typeof parsed !== "object" || parsed === null || !("error" in parsed)) return "no `error` key";
+  const error = parsed.error;
+  if (typeof error !== "object" || error === null) return "`error` is not an object";
+  const keys = Object.keys(error).filter((k) => k !== "code" && k !== "message" && k !== "fields");
+  if (keys.length) return `unexpected keys ${keys.join(", ")}`;
+  if (!("code" in error) || typeof error.code !== "string" || !error.code) return "no string `code`";
+  if (!("message" in error) || typeof error.message !== "string") return "no string `message`";
+  if ("fields" in error) {
+    const fields = error.fields;
+    if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return "`fields` is not an object";
+    if (Object.values(fields).some((v) => typeof v !== "string")) return "a `fields` value is not a string";
+  }
+  return null;
+}
+
+/** Calls `route` (a ROUTES key) with company A's ids, its valid body and `token`/`headers`. */
+export async function callRoute(
+  route: string,
+  entry: RouteEntry,
+  ids: Ids,
+  options: { token?: string; headers?: Record<string, string>; query?: string; body?: unknown; form?: FormData; rawBody?: BodyInit; contentType?: string } = {},
+): Promise<Response> {
+  const method = route.slice(0, route.indexOf(" "));
+  const query = options.query ?? entry.query?.(ids);
+  const path = concretePath(route, entry, ids) + (query ? `?${query}` : "");
+  const headers: Record<string, string> = { ...(entry.upgrade ? { Upgrade: "websocket" } : {}), ...options.headers };
+  if (options.contentType) headers["Content-Type"] = options.contentType;
+  if (options.rawBody !== undefined) {
+    const h = new Headers(headers);
+    if (options.token) h.set("Authorization", `Bearer ${options.token}`);
+    if (!h.has("CF-Connecting-IP")) h.set("CF-Connecting-IP", uniqueIp());
+    return exports.default.fetch(new Request(`http://localhost${path}`, { method, headers: h, body: options.rawBody }));
+  }
+  if (options.form ?? (options.body === undefined && !entry.body && entry.multipart)) {
+    return call(method, path, { token: options.token, headers, form: options.form ?? entry.multipart?.(ids) });
+  }
+  const body = options.body ?? entry.body?.(ids);
+  return call(method, path, { token: options.token, headers, body });
+}
