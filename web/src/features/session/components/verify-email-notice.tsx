@@ -1,17 +1,11 @@
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
 import { MailCheck } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import { isApiError } from "@/lib/api";
-import { errorMessage } from "@/lib/error-messages";
 import { cn } from "@/lib/utils";
-import { verifyEmailInput } from "../../../../../schema/validation/auth";
 import { useResendVerificationCode, useVerifyEmail } from "../hooks/use-session";
+import { CodeForm, useCodeForm } from "@/components/code-form";
 
 /**
  * "Verify your e-mail" (issue 8 point 4): the 6-digit code mailed at registration, a field to enter
@@ -20,19 +14,10 @@ import { useResendVerificationCode, useVerifyEmail } from "../hooks/use-session"
  * invitations are hidden and cannot be answered. `compact` stacks it for narrow places (a popover).
  */
 export function VerifyEmailNotice({ email, compact = false }: { email: string; compact?: boolean }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const verify = useVerifyEmail();
   const resend = useResendVerificationCode();
-  const form = useForm({ resolver: zodResolver(verifyEmailInput), defaultValues: { code: "" } });
-  const onSubmit = form.handleSubmit(async ({ code }) => {
-    try {
-      await verify.mutateAsync(code);
-    } catch (error) {
-      const fieldCode = isApiError(error) ? error.fields.code : undefined;
-      if (fieldCode) form.setError("code", { type: "server", message: fieldCode });
-      else form.setError("root", { type: "server", message: i18n._(errorMessage(error)) });
-    }
-  });
+  const code = useCodeForm((value) => verify.mutateAsync(value));
   return (
     <Alert variant="warning" className={cn("flex-col", !compact && "sm:flex-row sm:items-center")}>
       <MailCheck />
@@ -41,25 +26,10 @@ export function VerifyEmailNotice({ email, compact = false }: { email: string; c
         <p className="text-xs opacity-90">
           {t`Enter the 6-digit code we sent to ${email}. Invitations to join a company appear once your email is verified.`}
         </p>
-        {form.formState.errors.root?.message ? <p className="mt-1 text-xs font-medium text-destructive">{form.formState.errors.root.message}</p> : null}
+        {code.rootError ? <p className="mt-1 text-xs font-medium text-destructive">{code.rootError}</p> : null}
       </div>
       <div className="flex flex-wrap items-start gap-2">
-        <form onSubmit={onSubmit} className="flex items-start gap-2" noValidate>
-          <FormField label={<span className="sr-only">{t`Verification code`}</span>} error={form.formState.errors.code?.message} className="gap-1">
-            <Input
-              {...form.register("code")}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              placeholder="000000"
-              className="w-28 bg-background text-foreground tracking-widest"
-            />
-          </FormField>
-          <Button type="submit" disabled={verify.isPending}>
-            {verify.isPending ? <Spinner /> : null}
-            {t`Verify`}
-          </Button>
-        </form>
+        <CodeForm state={code} label={t`Verification code`} submitLabel={t`Verify`} pending={verify.isPending} />
         <Button type="button" variant="outline" className="bg-background text-foreground" disabled={resend.isPending} onClick={() => resend.mutate()}>
           {resend.isPending ? <Spinner /> : null}
           {t`Resend code`}
