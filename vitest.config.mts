@@ -27,6 +27,8 @@ export default defineConfig({
           JWT_SECRET: "test-secret-test-secret-test-secret-0123",
           PUBLIC_URL: "http://localhost:8787",
           MAIL_OUTBOX: "on",
+          // Faults may be armed per contact, ticket or job (worker/lib/faults.ts); no rate is set.
+          ENVIRONMENT: "test",
           WHATSAPP_APP_SECRET: "test-app-secret",
           WHATSAPP_VERIFY_TOKEN: "test-verify-token",
           WHATSAPP_GRAPH_URL: meta.graphUrl,

@@ -62,16 +62,16 @@ describe("foundation, as a person would use it", () => {
       // A role without settings_members, then invite the second person with it.
       await page.goto("/settings/roles");
       await page.getByRole("button", { name: "New role" }).click();
-      await page.getByLabel("Name").fill("Atendente");
+      await page.getByLabel("Name").fill("Plantão");
       await page.getByLabel("Attend chats").check();
       await page.getByRole("button", { name: "Create role" }).click();
-      await page.getByRole("button", { name: "Edit Atendente" }).waitFor();
+      await page.getByRole("button", { name: "Edit Plantão" }).waitFor();
 
       await page.goto("/settings/members");
       await page.getByRole("button", { name: "Invite member" }).first().click();
       const dialog = page.getByRole("dialog");
       await dialog.getByLabel("Email").fill(invited.email);
-      await dialog.getByLabel(/Atendente/).check();
+      await dialog.getByLabel(/Plantão/).check();
       await dialog.getByRole("button", { name: "Send invitation" }).click();
       await page.getByRole("button", { name: `Cancel invitation to ${invited.email}` }).waitFor();
 
@@ -105,7 +105,7 @@ describe("foundation, as a person would use it", () => {
       await page.getByRole("menuitemradio", { name: new RegExp(owner.company) }).click();
       await expect.poll(async () => (await page.getByRole("button", { name: "Switch company" }).textContent()) ?? "").toContain(owner.company);
 
-      // The Atendente role has no settings_members: the members page is refused.
+      // The Plantão role has no settings_members: the members page is refused.
       await page.goto("/settings/members");
       await page.getByText("You do not have permission to access this page!").waitFor();
     } catch (error) {

@@ -57,7 +57,7 @@ export async function registerMetaNumber(phoneNumberId: string, accessToken: str
 export async function verificationCode(email: string): Promise<string> {
   const quoted = `'${email.toLowerCase().replaceAll("'", "''")}'`;
   const state = process.env.E2E_STATE;
-  const sql = `SELECT body_text FROM mail_outbox WHERE to_address = ${quoted} AND body_text LIKE '%verification code is%' ORDER BY created_at DESC LIMIT 1`;
+  const sql = `SELECT body_text FROM mail_outbox WHERE to_address = ${quoted} AND (body_text LIKE '%verification code is%' OR body_text LIKE '%código de verifica%') ORDER BY created_at DESC LIMIT 1`;
   const { stdout } = await promisify(execFile)(
     "wrangler",
     ["d1", "execute", "DB", "--local", "--json", ...(state ? ["--persist-to", state] : []), "--command", sql],
@@ -65,7 +65,7 @@ export async function verificationCode(email: string): Promise<string> {
   );
   const parsed: unknown = JSON.parse(stdout.slice(stdout.indexOf("[")));
   const first = Array.isArray(parsed) ? (parsed[0] as { results?: { body_text?: string }[] } | undefined) : undefined;
-  const code = /verification code is (\d{6})/.exec(first?.results?.[0]?.body_text ?? "")?.[1];
+  const code = /(?:verification code is|código de verificação é|código de verificación es) (\d{6})/.exec(first?.results?.[0]?.body_text ?? "")?.[1];
   if (!code) throw new Error(`no verification code mailed to ${email}`);
   return code;
 }

@@ -7,15 +7,10 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id } from "./columns";
 
-/** The scopes a key can hold; each public API route names the one it needs. */
-export const API_KEY_SCOPES = [
-  "contacts:read",
-  "contacts:write",
-  "tickets:read",
-  "messages:send",
-  "flows:start",
-] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+import type { ApiKeyScope } from "./enums";
+
+/** The scopes a key can hold (defined in schema/enums.ts, which the web imports without drizzle). */
+export { API_KEY_SCOPES, type ApiKeyScope } from "./enums";
 
 export const apiKeys = sqliteTable(
   "api_keys",

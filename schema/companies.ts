@@ -11,8 +11,12 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const PLANS = ["trial", "monthly", "semiannual", "yearly", "lifetime"] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** One entry of the company's disconnected-connections list (spec §3 Company). */
-export type DisconnectedEntry = { id: string; name: string; type: string };
+/**
+ * One entry of the company's disconnected-connections list (spec §3 Company). `neverPaired` marks a
+ * connection that has not been connected since it was created (the app says "Not paired yet", not
+ * "Connection lost"); absent on entries of connections that were connected and lost it.
+ */
+export type DisconnectedEntry = { id: string; name: string; type: string; neverPaired?: true };
 
 export const companies = sqliteTable(
   "companies",

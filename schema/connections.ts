@@ -3,6 +3,7 @@
  * sandbox phone, later Instagram. Status `CONNECTED` means connected; anything else counts as
  * disconnected (spec §3).
  */
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
@@ -48,6 +49,8 @@ export const connections = sqliteTable(
   },
   (t) => [
     index("connections_company_idx").on(t.companyId),
+    // Connection names are unique in the company, ignoring case (409 name_in_use).
+    uniqueIndex("connections_company_name_uq").on(t.companyId, sql`lower(${t.name})`),
     // Webhooks are routed by phone_number_id; one connection per Cloud API number.
     uniqueIndex("connections_phone_number_id_uq").on(t.phoneNumberId),
     // The simulator pushes with its device token; the code lookup finds the pairing connection.

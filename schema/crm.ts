@@ -2,7 +2,8 @@
  * CRM board (spec §2 CRM, §3 CRM column): ordered columns; contacts are placed on columns
  * (contacts.crm_column_id, ordered by contacts.crm_position).
  */
-import { index, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
 export const crmColumns = sqliteTable(
@@ -16,7 +17,11 @@ export const crmColumns = sqliteTable(
     position: real("position").notNull(),
     ...timestamps,
   },
-  (t) => [index("crm_columns_company_idx").on(t.companyId, t.position)],
+  (t) => [
+    index("crm_columns_company_idx").on(t.companyId, t.position),
+    // Column names are unique on the board, ignoring case (409 name_in_use).
+    uniqueIndex("crm_columns_company_name_uq").on(t.companyId, sql`lower(${t.name})`),
+  ],
 );
 
 export type CrmColumnRow = typeof crmColumns.$inferSelect;

@@ -10,11 +10,10 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
-export const CUSTOM_FIELD_TYPES = ["text", "number", "date", "datetime", "name", "email", "document"] as const;
-export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+import { CUSTOM_FIELD_TYPES } from "./enums";
 
-export const CUSTOM_FIELD_KINDS = ["default", "user", "bot"] as const;
-export type CustomFieldKind = (typeof CUSTOM_FIELD_KINDS)[number];
+/** Value types and kinds of a field (defined in schema/enums.ts, which the web imports without drizzle). */
+export { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES, type CustomFieldKind, type CustomFieldType } from "./enums";
 
 export const customFields = sqliteTable(
   "custom_fields",

@@ -27,6 +27,16 @@ export type FlowSummary = {
 /** A builder with its draft and the draft's problems (drafts may be incomplete). */
 export type FlowAnswer = FlowSummary & { draft: FlowDocument; problems: FlowProblem[] };
 
+/**
+ * GET /api/flows/{id} also answers `triggers`: what starts the flow — keyword triggers pointing at it
+ * (with their words, at most 20) and connections whose default-flow slots name it. A member can
+ * always start any flow by hand from a ticket, so that is not listed.
+ */
+export type FlowTriggersAnswer = {
+  keywords: { id: string; name: string; turnOn: boolean; words: string[] }[];
+  connections: { id: string; name: string; slots: ("default" | "media" | "campaign" | "story")[] }[];
+};
+
 /** POST /api/flows/{id}/publish. */
 export type PublishAnswer = { version: number; publishedAt: number };
 
@@ -58,4 +68,12 @@ export type FlowRunAnswer = {
   waitingFor: "reply" | "timer" | "http" | null;
   since: number | null;
   error: { code: string; message: string; nodeId: string | null } | null;
+  /** What the run skipped, oldest first: engine warnings and effects given up after their retries (issue 17). */
+  warnings: RunWarning[];
 };
+
+/**
+ * A warning kept on a run: an engine warning (`code` of FlowWarningCode, e.g. a formula with a
+ * missing value) or `effect_failed` (a step that kept failing and was skipped); `at` ms UTC.
+ */
+export type RunWarning = { at: number; nodeId: string | null; code: string; message: string };

@@ -9,12 +9,14 @@
  * - `connection_flows`: the default flows of a connection (default, media, campaign, story mention;
  *   DESIGN.md "The main job" step 3).
  */
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
-/** A builder's type (spec §3 Builder flow): which default slot it is meant for. */
-export const FLOW_TYPES = ["default", "media", "campaign", "story_mention"] as const;
-export type FlowType = (typeof FLOW_TYPES)[number];
+import { FLOW_TYPES } from "./enums";
+
+/** A builder's type (spec §3 Builder flow), defined in schema/enums.ts (imported by the web without drizzle). */
+export { FLOW_TYPES, type FlowType } from "./enums";
 
 export const flowFolders = sqliteTable(
   "flow_folders",
@@ -27,7 +29,12 @@ export const flowFolders = sqliteTable(
     ...timestamps,
   },
   // The folders screen lists one level at a time.
-  (t) => [index("flow_folders_parent_idx").on(t.companyId, t.parentId, t.name)],
+  (t) => [
+    index("flow_folders_parent_idx").on(t.companyId, t.parentId, t.name),
+    // Folder names are unique within their parent, ignoring case (409 name_in_use); '' stands for
+    // the root because NULLs never clash in a unique index.
+    uniqueIndex("flow_folders_parent_name_uq").on(t.companyId, sql`coalesce(${t.parentId}, '')`, sql`lower(${t.name})`),
+  ],
 );
 
 export const flows = sqliteTable(

@@ -4,11 +4,14 @@
  * trigger is on, its flow starts (DESIGN.md "The main job" step 3). `created_messages` counts the
  * messages that started it.
  */
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
-export const KEYWORD_RULE_TYPES = ["start_with", "contains", "is"] as const;
-export type KeywordRuleType = (typeof KEYWORD_RULE_TYPES)[number];
+import type { KeywordRuleType } from "./enums";
+
+/** How a rule matches, defined in schema/enums.ts (imported by the web without drizzle). */
+export { KEYWORD_RULE_TYPES, type KeywordRuleType } from "./enums";
 
 /** One rule: the message (folded) starts with, contains, or is one of `words`. */
 export type KeywordRule = { type: KeywordRuleType; words: string[] };
@@ -27,7 +30,11 @@ export const keywords = sqliteTable(
     ...timestamps,
   },
   // The pipeline reads a company's triggers that are on, oldest first, for every inbound message.
-  (t) => [index("keywords_company_idx").on(t.companyId, t.turnOn, t.createdAt)],
+  (t) => [
+    index("keywords_company_idx").on(t.companyId, t.turnOn, t.createdAt),
+    // Keyword names are unique in the company, ignoring case (409 name_in_use).
+    uniqueIndex("keywords_company_name_uq").on(t.companyId, sql`lower(${t.name})`),
+  ],
 );
 
 export type KeywordRow = typeof keywords.$inferSelect;

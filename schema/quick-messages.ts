@@ -3,7 +3,8 @@
  * chat composer by typing `/`. Variables such as {{first_name}} and any custom field's {{key}} are
  * filled in when used.
  */
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
 export const quickMessages = sqliteTable(
@@ -19,7 +20,11 @@ export const quickMessages = sqliteTable(
     mediaSize: integer("media_size"),
     ...timestamps,
   },
-  (t) => [index("quick_messages_company_name_idx").on(t.companyId, t.name)],
+  (t) => [
+    index("quick_messages_company_name_idx").on(t.companyId, t.name),
+    // The name is the composer's `/` shortcut: unique in the company, ignoring case (409 name_in_use).
+    uniqueIndex("quick_messages_company_name_uq").on(t.companyId, sql`lower(${t.name})`),
+  ],
 );
 
 export type QuickMessageRow = typeof quickMessages.$inferSelect;

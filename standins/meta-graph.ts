@@ -5,7 +5,8 @@
  * records what it was sent, and it can sign and deliver webhook payloads to the worker like Meta.
  *
  * Control endpoints (not Meta's): GET /__sent, POST /__media {id, mime, base64}, POST /__fail
- * {status, code, message, times}, POST /__deliver {url, secret, payload}, POST /__reset (clears what
+ * {status, code, message, times} (every number: prefer /__faults), POST /__faults {phoneNumberId,
+ * failNext, status, code?, message?} (that number's next sends fail; see NumberFault), POST /__deliver {url, secret, payload}, POST /__reset (clears what
  * was sent and the failures; registered numbers stay), POST /__numbers {phoneNumberId,
  * displayPhoneNumber, verifiedName?, qualityRating?, tokens[], failWith?} (registers or replaces a number and
  * the access tokens that prove it).
@@ -31,8 +32,14 @@ export type StandInNumber = {
   failWith?: { status: number; code?: number; message?: string };
 };
 
-/** One request the stand-in received; `responseId` is the wamid it answered a send with. */
-export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown; at: number; responseId?: string };
+/**
+ * Failures of one number's sends (POST /__faults): its next `failNext` message sends (read receipts
+ * excluded) answer HTTP `status` with Meta's error `code` (default 130429 for a 429, else 131000).
+ */
+export type NumberFault = { failNext: number; status: number; code: number; message: string };
+
+/** One request the stand-in received; `responseId` is the wamid it answered a send with; `status` is set on a send it refused (sendFailRate). */
+export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown; at: number; responseId?: string; status?: number };
 
 export type MetaStandIn = {
   /** Base URL with the API version, e.g. http://127.0.0.1:PORT/v23.0 (use as WHATSAPP_GRAPH_URL). */
@@ -89,6 +96,12 @@ export async function startMetaStandIn(
     keepAlive?: boolean;
     /** Called for every Graph API request as it arrives (benchmarks time replies with it). */
     onRequest?: (record: RecordedRequest) => void;
+    /**
+     * Fraction (0–1) of message sends (POST /{phone}/messages, read receipts excluded) answered
+     * with Meta's transient error (HTTP 500, code 2, `is_transient`), drawn at random per request;
+     * the record of a refused send has `status: 500` and no `responseId` (soaks: `npm run soak:faults`).
+     */
+    sendFailRate?: number;
   } = {},
 ): Promise<MetaStandIn> {
   const version = options.version ?? "v23.0";
@@ -98,6 +111,8 @@ export async function startMetaStandIn(
   const addNumber = (number: StandInNumber) => numbers.set(String(number.phoneNumberId), { ...number, tokens: [...number.tokens] });
   const knownToken = (token: string) => [...numbers.values()].some((n) => n.tokens.includes(token));
   let failures: { status: number; code: number; message: string; times: number } | null = null;
+  /** Per-number send failures (POST /__faults), so test files sharing the stand-in never interfere. */
+  const numberFaults = new Map<string, NumberFault>();
   let origin = "";
 
   async function deliver(url: string, secret: string, payload: unknown): Promise<number> {
@@ -144,6 +159,14 @@ export async function startMetaStandIn(
         failures = body as typeof failures;
         return json(res, 200, { ok: true });
       }
+      if (path === "/__faults" && req.method === "POST") {
+        const b = body as Partial<NumberFault> & { phoneNumberId?: unknown };
+        if (!b || typeof b.phoneNumberId !== "string" || typeof b.failNext !== "number" || typeof b.status !== "number") {
+          return json(res, 400, { error: "phoneNumberId, failNext and status are required" });
+        }
+        numberFaults.set(b.phoneNumberId, { failNext: b.failNext, status: b.status, code: b.code ?? (b.status === 429 ? 130429 : 131000), message: b.message ?? "Injected failure" });
+        return json(res, 200, { ok: true });
+      }
       if (path === "/__deliver" && req.method === "POST") {
         const b = body as { url: string; secret: string; payload: unknown };
         return json(res, 200, { status: await deliver(b.url, b.secret, b.payload) });
@@ -165,6 +188,12 @@ export async function startMetaStandIn(
       }
       const parts = path.split("/").filter(Boolean);
       if (parts[0] !== version) return json(res, 400, { error: { message: "Unknown path components", code: 2500 } });
+      const fault = req.method === "POST" && parts.length === 3 && parts[2] === "messages" ? numberFaults.get(decodeURIComponent(parts[1] ?? "")) : undefined;
+      if (fault && fault.failNext > 0 && (body as { status?: string } | null)?.status !== "read") {
+        fault.failNext -= 1;
+        record.status = fault.status;
+        return json(res, fault.status, { error: { message: fault.message, code: fault.code, type: "OAuthException", fbtrace_id: "standin" } });
+      }
       if (failures && failures.times > 0 && req.method === "POST") {
         failures.times -= 1;
         return json(res, failures.status, { error: { message: failures.message, code: failures.code, type: "OAuthException" } });
@@ -173,6 +202,10 @@ export async function startMetaStandIn(
         const b = (body ?? {}) as { to?: string; status?: string };
         if (b.status === "read") return json(res, 200, { success: true });
         const to = String(b.to ?? "");
+        if (options.sendFailRate && Math.random() < options.sendFailRate) {
+          record.status = 500;
+          return json(res, 500, { error: { message: "Service temporarily unavailable", type: "OAuthException", code: 2, is_transient: true, fbtrace_id: "standin" } });
+        }
         record.responseId = `wamid.${randomUUID()}`;
         return json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to.replace(/\D/g, "") }], messages: [{ id: record.responseId }] });
       }

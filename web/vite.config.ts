@@ -1,8 +1,11 @@
 /**
  * Vite build of the web app (STYLE.md layout): root web/, output dist/web (served by the worker's
  * static assets with SPA fallback). Babel runs the lingui macro plugin; @lingui/vite-plugin compiles
- * imported .po catalogs. The build-version plugin writes dist/web/build.json and embeds the same
- * version in the bundle for the hourly new-build check (spec §7, §9).
+ * imported .po catalogs. The build-version plugin writes dist/web/build.json (the latest-build file)
+ * and embeds the same version in the bundle; Vite's manifest is written as build-manifest.json. Both
+ * feed the hourly new-build check (spec §7, §9; web/src/lib/build-check.ts). Routes are split into
+ * their own chunks by react-router `lazy` (web/src/app/router.tsx); `npm run bench:web` measures what
+ * each page loads.
  */
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
@@ -15,9 +18,15 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const BUILD_VERSION = `${new Date().toISOString().replace(/[-:.TZ]/g, "")}-${Math.random().toString(36).slice(2, 8)}`;
 
-/** Emits `build.json` `{version}` beside index.html and serves it in dev. */
+/** Name of the build manifest beside index.html (read by the new-build check and bench:web). */
+const BUILD_MANIFEST = "build-manifest.json";
+
+/**
+ * Emits `build.json` `{version, builtAt, manifest}` (the latest-build file) beside index.html and
+ * serves it in dev.
+ */
 function buildVersion(version: string): Plugin {
-  const body = JSON.stringify({ version });
+  const body = JSON.stringify({ version, builtAt: new Date().toISOString(), manifest: `/${BUILD_MANIFEST}` });
   return {
     name: "conversa-build-version",
     config: () => ({ define: { __APP_VERSION__: JSON.stringify(version) } }),
@@ -47,6 +56,7 @@ export default defineConfig({
   build: {
     outDir: "../dist/web",
     emptyOutDir: true,
+    manifest: BUILD_MANIFEST,
   },
   server: {
     proxy: { "/api": "http://localhost:8787" },

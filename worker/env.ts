@@ -47,6 +47,18 @@ export type AppEnv = Env & {
    * there, and that origin answers nothing else (worker/index.ts).
    */
   MEDIA_ORIGIN?: string;
+  /**
+   * Where this worker runs: "production" (wrangler.toml [vars], every deployed configuration),
+   * "local" (wrangler dev with a .dev.vars or --var override) or "test" (vitest). Only local and
+   * test honour FAULTS and armed faults (worker/lib/faults.ts).
+   */
+  ENVIRONMENT?: string;
+  /**
+   * The fault switch, local and test only: failure rates per operation, e.g.
+   * "effect:0.1,alarm:0.05,send:0.1,queue:0.1" (worker/lib/faults.ts). Ignored when ENVIRONMENT is
+   * "production" or unset.
+   */
+  FAULTS?: string;
   /** "on" mounts /api/dev/bench (set only by the benchmark scripts). */
   BENCH_ENDPOINTS?: string;
 };

@@ -1,16 +1,6 @@
 /** Request bodies of the account calls (spec §7; issue "Foundation" accounts section). */
 import { z } from "zod";
-import { emailSchema, nameSchema, passwordSchema, phoneSchema, idSchema } from "./common";
-
-/** POST /api/register */
-export const registerInput = z.object({
-  name: nameSchema,
-  email: emailSchema,
-  phone: phoneSchema,
-  password: passwordSchema,
-  companyName: nameSchema,
-});
-export type RegisterInput = z.input<typeof registerInput>;
+import { emailSchema, passwordSchema, idSchema } from "./common";
 
 /** POST /api/login */
 export const loginInput = z.object({

@@ -3,7 +3,6 @@
  * Rules: spec §5 (password ≥ 8, valid e-mail, name, phone).
  */
 import { z } from "zod";
-import { parsePhoneNumberFromString } from "libphonenumber-js/min";
 
 /** Minimum password length (spec §9). */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -33,23 +32,6 @@ export const nameSchema = z
   .min(2, { error: "name_too_short" })
   .max(120, { error: "too_long" })
   .regex(/[\p{L}\p{N}]/u, { error: "invalid_name" });
-
-/**
- * A phone number in international form (or Brazilian national form), normalised to E.164 with
- * libphonenumber-js. Brazil is the default country when no `+` prefix is given.
- */
-export const phoneSchema = z
-  .string({ error: "required" })
-  .trim()
-  .max(32, { error: "too_long" })
-  .transform((value, ctx) => {
-    const parsed = parsePhoneNumberFromString(value, "BR");
-    if (!parsed || !parsed.isValid()) {
-      ctx.addIssue({ code: "custom", message: "invalid_phone" });
-      return z.NEVER;
-    }
-    return parsed.number;
-  });
 
 /** UUID-shaped id in a path or body. */
 export const idSchema = z.string().uuid({ error: "invalid_id" });

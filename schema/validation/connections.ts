@@ -1,6 +1,7 @@
 /** Request bodies of the connection calls (issue "The main job": Connections). */
 import { z } from "zod";
-import { nameSchema, phoneSchema } from "./common";
+import { nameSchema } from "./common";
+import { phoneSchema } from "./phone";
 
 const message = z.string().trim().max(4096, { error: "too_long" }).default("");
 const optionalPhone = z.preprocess((v) => (v === "" || v === null ? undefined : v), phoneSchema.optional());

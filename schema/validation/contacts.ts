@@ -10,9 +10,10 @@
  */
 import { z } from "zod";
 import isTaxID from "validator/es/lib/isTaxID";
-import { CUSTOM_FIELD_TYPES, type CustomFieldType } from "../custom-fields";
+import { CUSTOM_FIELD_TYPES, type CustomFieldType } from "../enums";
 import { MAX_FORMULA_LENGTH } from "../formula";
-import { emailSchema, idSchema, phoneSchema } from "./common";
+import { emailSchema, idSchema } from "./common";
+import { phoneSchema } from "./phone";
 
 /** A contact's name: 1 to 120 characters after trimming, with at least one letter or digit. */
 export const contactNameSchema = z

@@ -30,6 +30,12 @@ export const flowListQuery = z.object({ folderId: rootOrId.optional(), search: z
 
 const flowType = z.enum(FLOW_TYPES, { error: "invalid_type" });
 
+/**
+ * POST /api/flows/{id}/duplicate {name?}: the copy's name, made by the app in the user's language
+ * (e.g. "Vendas (cópia)"); without one the worker names it "<name> (copy)".
+ */
+export const flowDuplicateInput = z.object({ name: name.optional() });
+
 /** POST /api/flows {name, folderId?, type}. */
 export const flowCreateInput = z.object({ name, folderId: idSchema.nullable().default(null), type: flowType.default("default") });
 
@@ -69,7 +75,8 @@ export const keywordInput = z.object({
   name,
   turnOn: z.boolean({ error: "invalid_type" }).default(true),
   rules: z.array(keywordRuleInput).min(1, { error: "required" }).max(20, { error: "too_many" }),
-  flowId: idSchema,
+  // An empty choice is "no flow chosen" (`flow_required`), not a malformed id.
+  flowId: z.string({ error: "flow_required" }).min(1, { error: "flow_required", abort: true }).uuid({ error: "invalid_id" }),
 });
 
 /** GET /api/companies/default-flows?id=<connectionId>. */

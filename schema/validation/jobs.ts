@@ -9,6 +9,7 @@
 import { z } from "zod";
 import type { ImportTarget } from "../api-types";
 import { contactFilterSchema } from "./contacts";
+import { isImportTarget } from "./import-targets";
 
 /** Largest .xlsx accepted for import (bytes). */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -17,13 +18,8 @@ export const MAX_IMPORT_ROWS = 500_000;
 /** Columns an import maps (indexes 0..MAX_IMPORT_COLUMNS-1). */
 export const MAX_IMPORT_COLUMNS = 1024;
 
-const FIELD_TARGET = /^field:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const BASIC_TARGETS = new Set(["name", "phone", "email", "document", "tags", "ignore"]);
-
-/** Whether `value` names an import target. */
-export function isImportTarget(value: unknown): value is ImportTarget {
-  return typeof value === "string" && (BASIC_TARGETS.has(value) || FIELD_TARGET.test(value));
-}
+/** Whether `value` names an import target (in ./import-targets.ts, which imports nothing heavy, for the web). */
+export { isImportTarget } from "./import-targets";
 
 const targetSchema = z.custom<ImportTarget>(isImportTarget, { error: "invalid_target" });
 

@@ -1,6 +1,7 @@
 /** The adapter of each channel (DESIGN.md "Channels"). */
 import type { ConnectionRow } from "../../schema";
 import type { AppEnv } from "../env";
+import { injectedSendFailure } from "../lib/faults";
 import { sandboxAdapter } from "./sandbox";
 import type { ChannelAdapter } from "./types";
 import { DEFAULT_GRAPH_URL, whatsappCloudAdapter } from "./whatsapp-cloud";
@@ -18,6 +19,7 @@ export function adapterFor(env: AppEnv, connection: Pick<ConnectionRow, "channel
         graphUrl: env.WHATSAPP_GRAPH_URL || DEFAULT_GRAPH_URL,
         secretsKey: secretsKey(env),
         appSecret: env.WHATSAPP_APP_SECRET ?? "",
+        injectFailure: () => injectedSendFailure(env),
       });
     case "sandbox":
       return sandboxAdapter(env);

@@ -13,6 +13,7 @@ import type { AppEnv } from "../env";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { getDb } from "../lib/db";
 import { AppError, unauthorized, validationError } from "../lib/errors";
+import { injectedSendFailure } from "../lib/faults";
 import { sandboxDeviceOf } from "../lib/realtime";
 import type { ChannelAdapter, InboundEvent } from "./types";
 
@@ -118,6 +119,8 @@ export function sandboxAdapter(env: AppEnv): ChannelAdapter {
     },
 
     async send(connection, to, message) {
+      const injected = injectedSendFailure(env);
+      if (injected) return injected;
       return sandboxDeviceOf(env, connection.id).deliver(to.externalId, message);
     },
     async presence(connection, to, state) {

@@ -18,8 +18,17 @@ import type { ChannelAdapter, InboundMedia, OutboundMessage, Recipient, SendResu
 /** Meta's Graph API base, with the version this adapter was written against. */
 export const DEFAULT_GRAPH_URL = "https://graph.facebook.com/v23.0";
 
-/** Errors Meta documents as transient (rate limits, temporary failures): worth a retry. */
-const RETRYABLE_CODES = new Set(["4", "80007", "130429", "131016", "131048", "131056", "133016"]);
+/**
+ * Graph error codes that are transient, worth a retry with backoff (Meta's error-codes page;
+ * shared/reference/platform-limits.md B1, wire-formats-wave2.md §4.3): 1 unknown API error, 2
+ * service temporarily unavailable, 4 app rate limit, 80007 WABA rate limit, 130429 throughput
+ * reached, 131000 "something went wrong", 131016 service unavailable, 131056 pair rate limit,
+ * 133004 server temporarily unavailable, 133016 registration rate limit. Any HTTP 5xx or 429 is
+ * transient too. Everything else (131026 undeliverable, 131047 re-engagement window, 131051
+ * unsupported type, 131048 spam restriction, other 4xx) is permanent: the message fails at once
+ * with Meta's reason.
+ */
+export const RETRYABLE_CODES = new Set(["1", "2", "4", "80007", "130429", "131000", "131016", "131056", "133004", "133016"]);
 
 const sendAnswer = z.object({ messages: z.array(z.object({ id: z.string() })).min(1) });
 const errorAnswer = z.object({ error: z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() }) });
@@ -39,6 +48,8 @@ export type WhatsAppCloudOptions = {
   /** Meta app secret: the HMAC key of `X-Hub-Signature-256`. */
   appSecret: string;
   fetch?: typeof fetch;
+  /** The fault switch's answer for a send (worker/lib/faults.ts), or null to send for real. */
+  injectFailure?: () => Extract<SendResult, { ok: false }> | null;
 };
 
 /** Largest webhook body accepted (bytes); Meta's payloads are a few KB. */
@@ -244,7 +255,13 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
       }
     },
 
+    /**
+     * One send; never throws. A failure says whether it is `retryable` (network, HTTP 5xx/429,
+     * RETRYABLE_CODES); the TicketRoom retries those with backoff and fails the rest at once.
+     */
     async send(connection: ConnectionRow, to: Recipient, message: OutboundMessage): Promise<SendResult> {
+      const injected = options.injectFailure?.();
+      if (injected) return injected;
       let res: Response;
       try {
         // A contact known only by its business-scoped user id (no wa_id) is addressed by `recipient`.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, register } from "../test/helpers";
+import { env } from "cloudflare:test";
+import { activeCompanyId, call, register } from "../test/helpers";
 import { cloudConnection, deliverOk, textWebhook, uniqueWaId, wamid } from "../test/channel-helpers";
 import { canSee, type HubViewer } from "./company-hub";
 
@@ -66,11 +67,19 @@ describe("CompanyHub", () => {
     const a = await register();
     const b = await register();
     const conn = await cloudConnection(a.token);
+    const own = await openHub(a.token);
     const other = await openHub(b.token);
+    await waitFor(() => own.frames, (f) => f.some((x) => x.type === "hello"));
     await waitFor(() => other.frames, (f) => f.some((x) => x.type === "hello"));
     await deliverOk(textWebhook(conn.phoneNumberId, uniqueWaId(), wamid(), "secret"));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(other.frames.filter((f) => f.type !== "hello")).toEqual([]);
+    // The event was published (company A's own member has it); then a control event on company B's
+    // hub reaches B's member, so anything that went to B's hub before it has arrived too.
+    await waitFor(() => own.frames, (f) => f.some((x) => x.type === "message.created" && x.message?.body === "secret"));
+    const control = `control-${crypto.randomUUID()}`;
+    await env.COMPANY_HUB.get(env.COMPANY_HUB.idFromName(await activeCompanyId(b.token))).publish({ type: "presence", userId: control, status: "online" });
+    await waitFor(() => other.frames, (f) => f.some((x) => x.type === "presence"));
+    expect(other.frames.filter((f) => f.type !== "hello" && f.type !== "presence")).toEqual([]);
+    own.ws.close(1000, "done");
     other.ws.close(1000, "done");
   });
 

@@ -107,7 +107,12 @@ describe("default flows", () => {
     const ticket = await onlyTicket(owner.token);
     const page = await until(() => ticketMessages(owner.token, ticket.id), (p) => p.results.length === 3, "three messages");
     expect(page.results.map((m) => m.body)).toEqual(["primeira", "Bot", "segunda"]);
-    expect(await botTexts(phoneNumberId)).toEqual(["Bot"]);
+    // The positive control: a keyword answered by the same session after "segunda"; anything the
+    // default flow had sent for "segunda" would reach the provider before it.
+    const { flow: control } = await publishedFlow(owner.token, flowDoc([{ id: "t", type: "text", data: { message: "controle" } }], [["start", "next", "t"]]));
+    await expectStatus(await call("POST", "/api/keywords", { token: owner.token, body: { name: "Ping", rules: [{ type: "is", words: ["ping"] }], flowId: control.id } }), 201);
+    await deliverOk(textWebhook(phoneNumberId, waId, wamid(), "ping", nowSeconds() + 2));
+    expect(await waitForTexts(phoneNumberId, 2)).toEqual(["Bot", "controle"]);
   });
 });
 
@@ -119,9 +124,18 @@ describe("keyword triggers", () => {
     const keyword = await expectStatus<KeywordAnswer>(await call("POST", "/api/keywords", { token: owner.token, body: { name: "Promo", rules: [{ type: "contains", words: ["promoção"] }], flowId: flow.id } }), 201);
     const waId = uniqueWaId();
     await deliverOk(textWebhook(connection.phoneNumberId, waId, wamid(), "oi"));
-    expect(await botTexts(connection.phoneNumberId)).toEqual([]);
     await deliverOk(textWebhook(connection.phoneNumberId, waId, wamid(), "Tem PROMOCAO hoje?"));
     expect(await waitForTexts(connection.phoneNumberId, 1)).toEqual(["Pão em dobro hoje!"]);
+    // "oi" started nothing: the session handles a contact's messages in order, so anything "oi" had
+    // started would be in the ticket before the reply to the second message.
+    const ticket = await onlyTicket(owner.token);
+    const page = await until(() => ticketMessages(owner.token, ticket.id), (p) => p.results.length >= 3, "both messages and the reply");
+    expect(page.results.map((m) => [m.direction, m.body])).toEqual([
+      ["in", "oi"],
+      ["in", "Tem PROMOCAO hoje?"],
+      ["out", "Pão em dobro hoje!"],
+    ]);
+    expect(await botTexts(connection.phoneNumberId)).toEqual(["Pão em dobro hoje!"]);
     const after = await expectStatus<KeywordAnswer>(await call("GET", `/api/keywords/${keyword.id}`, { token: owner.token }), 200);
     expect(after.createdMessages).toBe(1);
     expect((await listTickets(owner.token)).total).toBe(1);
@@ -132,8 +146,13 @@ describe("keyword triggers", () => {
     const connection = await cloudConnection(owner.token);
     const { flow } = await publishedFlow(owner.token, flowDoc([{ id: "t", type: "text", data: { message: "x" } }], [["start", "next", "t"]]));
     await expectStatus(await call("POST", "/api/keywords", { token: owner.token, body: { name: "Off", turnOn: false, rules: [{ type: "is", words: ["menu"] }], flowId: flow.id } }), 201);
-    await deliverOk(textWebhook(connection.phoneNumberId, uniqueWaId(), wamid(), "menu"));
-    expect(await botTexts(connection.phoneNumberId)).toEqual([]);
+    // The positive control: a trigger that is on, handled after the others by the same session.
+    const { flow: control } = await publishedFlow(owner.token, flowDoc([{ id: "t", type: "text", data: { message: "controle" } }], [["start", "next", "t"]]));
+    await expectStatus(await call("POST", "/api/keywords", { token: owner.token, body: { name: "On", rules: [{ type: "is", words: ["ping"] }], flowId: control.id } }), 201);
+    const waId = uniqueWaId();
+    await deliverOk(textWebhook(connection.phoneNumberId, waId, wamid(), "menu"));
+    await deliverOk(textWebhook(connection.phoneNumberId, waId, wamid(), "ping"));
+    expect(await waitForTexts(connection.phoneNumberId, 1)).toEqual(["controle"]);
   });
 });
 
@@ -326,11 +345,16 @@ describe("effects", () => {
 });
 
 describe("integration guard", () => {
-  it("the integration block refuses private addresses and takes its failure path", async () => {
+  it("the integration block refuses a private address that answers, and takes its failure path", async () => {
+    // The Graph API stand-in listens on loopback and answers GET /__sent with 200: without the guard
+    // this flow would take its success path, so "recusado" proves the refusal, not an unreachable host.
+    const loopback = `${env.META_STANDIN_ORIGIN}/__sent`;
+    expect(new URL(loopback).hostname).toBe("127.0.0.1");
+    expect((await fetch(loopback)).status).toBe(200);
     const { phoneNumberId } = await botSetup(
       flowDoc(
         [
-          { id: "call", type: "integration", data: { method: "GET", url: "http://169.254.169.254/latest/meta-data/" } },
+          { id: "call", type: "integration", data: { method: "GET", url: loopback } },
           { id: "ok", type: "text", data: { message: "chamou" } },
           { id: "ko", type: "text", data: { message: "recusado" } },
         ],
@@ -346,8 +370,20 @@ describe("integration guard", () => {
   });
 
   it("the performer checks the address again and never calls a private or local one", async () => {
-    for (const url of ["http://127.0.0.1:8787/api/me", "http://10.0.0.5/", "http://[::1]/", "http://localhost/", "http://metadata.internal/", "ftp://example.com/"]) {
-      expect(await performHttp({ method: "GET", url, headers: {}, body: null, timeoutMs: 1_000 })).toEqual({ ok: false, status: 0, body: "" });
+    // The first address answers 200 when fetched directly (the loopback stand-in): only the guard stops it.
+    const loopback = `${env.META_STANDIN_ORIGIN}/__sent`;
+    expect((await fetch(loopback)).status).toBe(200);
+    const cases: [string, string][] = [
+      [loopback, "private_address"],
+      ["http://127.0.0.1:8787/api/me", "private_address"],
+      ["http://10.0.0.5/", "private_address"],
+      ["http://[::1]/", "private_address"],
+      ["http://localhost/", "local_name"],
+      ["http://metadata.internal/", "local_name"],
+      ["ftp://example.com/", "not_http"],
+    ];
+    for (const [url, refused] of cases) {
+      expect(await performHttp({ method: "GET", url, headers: {}, body: null, timeoutMs: 1_000 }), url).toEqual({ ok: false, status: 0, body: "", refused });
     }
   });
 });

@@ -16,9 +16,12 @@
  * (worker/pipeline/flow-effects.ts). Storage (SQLite):
  * - `meta`: the company, channel and external id this object serves, the last inbound message id;
  * - `runs`: each run (flow, the published version it started with, ticket, engine state as JSON);
- *   at most one run is in progress; the last 20 ended runs are kept for the contact's page;
+ *   at most one run is in progress; the last 20 ended runs are kept for the contact's page, each
+ *   with its warnings (engine warnings and effects given up after MAX_EFFECT_ATTEMPTS, issue 17);
  * - `timers`: armed engine timers (token → when, ms UTC); ONE alarm is set to the earliest;
- * - `outbox`: effects of a committed step not yet performed;
+ * - `outbox`: effects of a committed step not yet performed (a failed head is retried after
+ *   `effectRetryDelayMs` and holds the later ones back);
+ * - `faults`: armed faults of the fault switch (local and test only, worker/lib/faults.ts);
  * - `pending_reactions`: the contact's reactions to a message not stored yet (by provider id), applied
  *   when it arrives (and kept meanwhile as a rejected event), dropped after PENDING_REACTION_TTL_MS
  *   (7 days).
@@ -32,12 +35,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { connections, contactIdentities, contacts, messages, tickets, type ConnectionRow, type ContactRow, type TicketRow } from "../../schema";
-import type { FlowRunAnswer } from "../../schema/flow-api";
+import type { FlowRunAnswer, RunWarning } from "../../schema/flow-api";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
 import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, InboundReaction, InboundRevoke } from "../channels/types";
 import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
 import { getDb, isUniqueViolation, type Db } from "../lib/db";
+import { FAULTS_TABLE, armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { adjustContactCount } from "../lib/contacts";
 import { countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
 import { newId } from "../lib/ids";
@@ -63,10 +67,24 @@ export type StartFlowInput = { companyId: string; channel: ConnectionRow["channe
 export const MAX_FLOW_CHAIN = 10;
 /** Ended runs kept per contact identity. */
 const ENDED_RUNS_KEPT = 20;
-/** An effect that failed this many times is dropped (logged), so one bad effect cannot block the outbox. */
-const MAX_EFFECT_ATTEMPTS = 5;
-/** Delay before retrying an outbox that failed (ms). */
-const OUTBOX_RETRY_MS = 5_000;
+/**
+ * An effect that failed this many times is dropped, with a warning stored on its run (shown in the
+ * contact's runs), so one bad effect cannot block the outbox.
+ */
+export const MAX_EFFECT_ATTEMPTS = 5;
+/** Delay before retrying an alarm that failed (ms). */
+const OUTBOX_RETRY_MS = 2_000;
+/** Warnings kept per run (the newest). */
+const RUN_WARNINGS_KEPT = 20;
+
+/**
+ * Delay before performing the outbox again after its head failed `attempts` times (ms): 1 s, 2 s,
+ * 4 s, 8 s … capped at 60 s (issue 17). A head that never failed (an outbox left by a restart) is
+ * retried after 1 s.
+ */
+export function effectRetryDelayMs(attempts: number): number {
+  return Math.min(60_000, 1_000 * 2 ** Math.max(0, attempts - 1));
+}
 /** How long a reaction waits for its target message (ms); Meta redelivers for about 7 days. */
 const PENDING_REACTION_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -81,6 +99,8 @@ type RunRow = {
   status: string;
   node_type: string | null;
   state: string;
+  /** JSON RunWarning[] (null: none). */
+  warnings: string | null;
   depth: number;
   created_at: number;
   updated_at: number;
@@ -118,6 +138,11 @@ export class ContactSession extends DurableObject<AppEnv> {
       sql.exec(
         "CREATE TABLE IF NOT EXISTS pending_reactions (connection_id TEXT NOT NULL, target TEXT NOT NULL, emoji TEXT NOT NULL, at INTEGER NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (connection_id, target))",
       );
+      // Engine warnings and effects given up, kept on the run (issue 17); added to older storage.
+      if (!sql.exec<{ name: string }>("PRAGMA table_info(runs)").toArray().some((c) => c.name === "warnings")) {
+        sql.exec("ALTER TABLE runs ADD COLUMN warnings TEXT");
+      }
+      sql.exec(FAULTS_TABLE);
       // A fired alarm is used up; one lost in a restart is repaired from what storage says is due.
       await this.rearm();
     });
@@ -181,9 +206,23 @@ export class ContactSession extends DurableObject<AppEnv> {
         waitingFor: state.status === "waiting" && state.wait ? state.wait.kind : null,
         since: state.since,
         error: state.error,
+        warnings: row.warnings ? (JSON.parse(row.warnings) as RunWarning[]) : [],
         startedAt: row.created_at,
       };
     });
+  }
+
+  /**
+   * Arms `n` failures of `op` (`effect` or `alarm`) for this contact (worker/lib/faults.ts): the
+   * next `n` outbox effects or alarms throw. False outside local/test (nothing is stored).
+   */
+  async armFaults(op: FaultOp, n: number): Promise<boolean> {
+    return armFault(this.env, this.ctx.storage.sql, op, n);
+  }
+
+  /** Consumes one armed failure of `op` here (a job's fault scope, worker/lib/faults.ts). */
+  async takeFault(op: FaultOp): Promise<boolean> {
+    return takeArmedFault(this.env, this.ctx.storage.sql, op);
   }
 
   /** A member stops the run `runId`; false when there is no such run in progress here. */
@@ -208,6 +247,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       const db = getDb(this.env.DB);
       let failed = false;
       try {
+        maybeFailHere(this.env, this.ctx.storage.sql, "alarm");
         await this.drain(db);
         const due = this.ctx.storage.sql.exec<{ token: string; run_id: string; at: number }>("SELECT token, run_id, at FROM timers WHERE at <= ? ORDER BY at", Date.now()).toArray();
         for (const timer of due) {
@@ -616,7 +656,8 @@ export class ContactSession extends DurableObject<AppEnv> {
   /**
    * Performs the outbox in order, deleting each effect once done; follow-ups (an HTTP answer, a
    * connected flow) are committed as new steps whose effects join the same loop. An effect that
-   * throws stays for a retry (the alarm comes back in OUTBOX_RETRY_MS) until MAX_EFFECT_ATTEMPTS.
+   * throws stays for a retry (the alarm comes back after `effectRetryDelayMs`) and holds the later
+   * ones back, until MAX_EFFECT_ATTEMPTS: then it is dropped with a warning on its run.
    */
   private async drain(db: Db): Promise<void> {
     if (this.draining) return;
@@ -630,6 +671,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         const run = this.run(row.run_id);
         let followUp: FollowUp = null;
         try {
+          maybeFailHere(this.env, this.ctx.storage.sql, "effect");
           if (run) followUp = await this.perform(db, run, item, row.seq, targets);
         } catch (error) {
           console.error(`[contact-session] effect ${item.type} of run ${row.run_id} failed (attempt ${row.attempts + 1})`, error);
@@ -637,6 +679,11 @@ export class ContactSession extends DurableObject<AppEnv> {
             this.ctx.storage.sql.exec("UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?", row.seq);
             break;
           }
+          this.warn(row.run_id, {
+            nodeId: "nodeId" in item && typeof item.nodeId === "string" ? item.nodeId : null,
+            code: "effect_failed",
+            message: `The step "${item.type}" failed ${MAX_EFFECT_ATTEMPTS} times and was skipped: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500),
+          });
         }
         this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq = ?", row.seq);
         if (followUp && run) {
@@ -658,6 +705,8 @@ export class ContactSession extends DurableObject<AppEnv> {
       await recordStats(db, run.company_id, run.flow_id, item.visited, item.stoppedAt);
       return null;
     }
+    // An engine warning is kept on the run (and still logged by performEffect).
+    if (item.type === "warning") this.warn(run.id, { nodeId: item.nodeId, code: item.code, message: item.message });
     const key = `${run.id}:${run.ticket_id}`;
     if (!targets.has(key)) targets.set(key, await this.targetOf(db, run));
     const target = targets.get(key);
@@ -666,6 +715,15 @@ export class ContactSession extends DurableObject<AppEnv> {
       return null;
     }
     return performEffect(this.env, db, target, item, `flow:${run.id}:${seq}`);
+  }
+
+  /** Appends a warning to run `runId` (the newest RUN_WARNINGS_KEPT are kept). */
+  private warn(runId: string, warning: Omit<RunWarning, "at">): void {
+    const row = this.ctx.storage.sql.exec<{ warnings: string | null }>("SELECT warnings FROM runs WHERE id = ?", runId).toArray()[0];
+    if (!row) return;
+    const list: RunWarning[] = row.warnings ? JSON.parse(row.warnings) : [];
+    list.push({ at: Date.now(), ...warning });
+    this.ctx.storage.sql.exec("UPDATE runs SET warnings = ? WHERE id = ?", JSON.stringify(list.slice(-RUN_WARNINGS_KEPT)), runId);
   }
 
   private async targetOf(db: Db, run: RunRow): Promise<RunTarget | null> {
@@ -700,9 +758,9 @@ export class ContactSession extends DurableObject<AppEnv> {
    */
   private async rearm(notBefore?: number): Promise<void> {
     const sql = this.ctx.storage.sql;
-    const pending = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM outbox").one().n > 0;
+    const head = sql.exec<{ attempts: number }>("SELECT attempts FROM outbox ORDER BY seq LIMIT 1").toArray()[0];
     const next = sql.exec<{ at: number | null }>("SELECT MIN(at) AS at FROM timers").one().at;
-    const earliest = pending ? Math.min(next ?? Infinity, Date.now() + OUTBOX_RETRY_MS) : next;
+    const earliest = head ? Math.min(next ?? Infinity, Date.now() + effectRetryDelayMs(head.attempts)) : next;
     const at = earliest === null || notBefore === undefined ? earliest : Math.max(earliest, notBefore);
     if (at === null) {
       if ((await this.ctx.storage.getAlarm()) !== null) await this.ctx.storage.deleteAlarm();

@@ -6,7 +6,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, countRows, expectError, expectStatus, member, register, type Account } from "../test/helpers";
+import { call, countRows, expectError, expectStatus, member, register, until, type Account } from "../test/helpers";
 import { cloudConnection, deliverOk, textWebhook, uniqueWaId, wamid } from "../test/channel-helpers";
 import type { HubSocket } from "./company-hub";
 
@@ -77,6 +77,17 @@ async function companyWithTicket(owner: Account) {
 
 const bodies = (s: Socket) => s.frames.filter((f) => f.type === "message.created").map((f) => f.message?.body);
 
+/**
+ * The positive control of a "this socket received nothing" check: publishes a presence event that
+ * reaches every member on the company's hub and waits until `socket` has it. The hub sends its
+ * events to a socket in order, so everything published before has reached the socket by then.
+ */
+async function settled(companyId: string, socket: Socket): Promise<void> {
+  const userId = `control-${crypto.randomUUID()}`;
+  await env.COMPANY_HUB.get(env.COMPANY_HUB.idFromName(companyId)).publish({ type: "presence", userId, status: "online" });
+  await waitFor(() => socket.frames.some((f) => f.type === "presence" && (f as { userId?: string }).userId === userId), "the control event");
+}
+
 describe("sockets end with the session or the access they were opened with", () => {
   it("removing a member closes their hub and ticket sockets within 1 s (4003) and no customer message reaches them after", async () => {
     const owner = await register();
@@ -97,6 +108,9 @@ describe("sockets end with the session or the access they were opened with", () 
     const seen = hub.frames.length + room.frames.length;
     await t.customerWrites("after");
     await waitFor(() => bodies(watcher).includes("after"), "the owner to receive the later message");
+    // Closed sockets receive nothing more: the owner's socket already has the later message and a
+    // control event published after it.
+    await settled(t.companyId, watcher);
     expect(hub.frames.length + room.frames.length).toBe(seen);
     // The same token no longer opens the company's ticket (the member's active company moved on).
     expect((await upgrade(`/api/ws/tickets/${t.ticketId}`, m.token)).status).toBe(404);
@@ -120,7 +134,7 @@ describe("sockets end with the session or the access they were opened with", () 
     await t.newCustomerWrites("nova conversa");
     await t.customerWrites("mesma conversa");
     await waitFor(() => bodies(watcher).includes("nova conversa") && bodies(watcher).includes("mesma conversa"), "the owner's events");
-    await new Promise((r) => setTimeout(r, 200));
+    await settled(t.companyId, again);
     expect(bodies(again)).toEqual([]);
     expect(again.frames.filter((f) => f.type === "ticket.updated")).toEqual([]);
     expect(again.closed()).toBeNull();
@@ -149,7 +163,7 @@ describe("sockets end with the session or the access they were opened with", () 
     const watcher = await openHub(owner.token);
     await t.customerWrites("só para quem atende");
     await waitFor(() => bodies(watcher).includes("só para quem atende"), "the owner's event");
-    await new Promise((r) => setTimeout(r, 200));
+    await settled(t.companyId, again);
     expect(bodies(again)).toEqual([]);
     await expectError(await upgrade(`/api/ws/tickets/${t.ticketId}`, m.token), 404, "not_found");
     again.ws.close(1000, "done");
@@ -191,7 +205,7 @@ describe("sockets end with the session or the access they were opened with", () 
     const room = await openRoom(owner.token, t.ticketId);
     const before = await countRows("mail_outbox", "to_address = ?", owner.email);
     await expectStatus(await call("POST", "/api/forgot-password", { body: { email: owner.email } }), 200);
-    for (let i = 0; i < 100 && (await countRows("mail_outbox", "to_address = ?", owner.email)) === before; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(async () => (await countRows("mail_outbox", "to_address = ?", owner.email)) > before, 2_000, "the reset mail");
     const mail = await env.DB.prepare("SELECT body_text FROM mail_outbox WHERE to_address = ? ORDER BY created_at DESC, rowid DESC LIMIT 1")
       .bind(owner.email)
       .first<{ body_text: string }>();
@@ -225,10 +239,13 @@ describe("the hub tracks the ticket rooms a user has open", () => {
     const second = await openRoom(owner.token, t.ticketId);
     expect(await rooms()).toEqual([t.ticketId]);
     first.ws.close(1000, "bye");
-    await new Promise((r) => setTimeout(r, 200));
+    // Wait until the room has handled the first close (one socket left open), then check.
+    const room = env.TICKET_ROOM.get(env.TICKET_ROOM.idFromName(t.ticketId));
+    const openInRoom = () => runInDurableObject(room, (_o, state) => state.getWebSockets().filter((w) => w.readyState === WebSocket.OPEN).length);
+    await until(async () => (await openInRoom()) === 1, 3_000, "the room to handle the first close");
     expect(await rooms()).toEqual([t.ticketId]);
     second.ws.close(1000, "bye");
-    for (let i = 0; i < 100 && (await rooms()).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(async () => (await rooms()).length === 0, 3_000, "the room to be unregistered");
     expect(await rooms()).toEqual([]);
   });
 });
@@ -281,9 +298,10 @@ describe("an upgrade racing a revocation is refused at the hub", () => {
 
   it("a socket whose token expires is closed (4001 session_expired) instead of receiving the next event", async () => {
     const { hub, viewer, connect } = await setup();
-    const socket = await connect(viewer({ expiresAt: Date.now() + 150 }));
+    const expiresAt = Date.now() + 150;
+    const socket = await connect(viewer({ expiresAt }));
     await waitFor(() => socket.frames.some((f) => f.type === "hello"), "hello");
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => Date.now() > expiresAt, 1_000, "the token to expire");
     await hub.publish({ type: "presence", userId: "someone", status: "online" });
     await waitFor(() => socket.closed() !== null, "the expired socket to close", 1000);
     expect(socket.closed()).toMatchObject({ code: 4001, reason: "session_expired" });

@@ -4,7 +4,16 @@
  * fans everything out to the members viewing the ticket (hibernating WebSockets) and to the
  * company's hub (lists). Typing indicators travel both ways through it.
  *
- * Storage: a `meta` table with the ticket's seq counter. Messages themselves live in D1.
+ * Storage: a `meta` table with the ticket's seq counter; a `sends` table with the outbound messages
+ * not yet settled, in order (issue 17). Messages themselves live in D1.
+ *
+ * Sends and their retries: a stored outbound message is queued in `sends` and sent after every
+ * earlier one of this ticket. A transient failure (the adapter's `retryable`: network, HTTP 5xx/429,
+ * Meta's rate-limit and "try again" codes) keeps it `pending` and holds the later ones back; it is
+ * tried again from this object's alarm after an exponential backoff with jitter
+ * (`sendRetryDelayMs`), at most SEND_MAX_ATTEMPTS times, then fails with the provider's reason. A
+ * permanent failure fails at once with the provider's code and message. The provider's id is kept
+ * in `sends` before D1 is updated, so a retry after a D1 hiccup never sends the message twice.
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
@@ -25,7 +34,8 @@ import {
   type SocketSession,
 } from "../lib/sockets";
 import { adapterFor } from "../channels";
-import type { OutboundMessage } from "../channels/types";
+import type { OutboundMessage, SendResult } from "../channels/types";
+import { FAULTS_TABLE, armFault, maybeFailHere, type FaultOp } from "../lib/faults";
 import { getDb } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
@@ -37,6 +47,38 @@ import { applyStatus, takeOrphanStatuses } from "../pipeline/statuses";
 export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> & { id?: string };
 
 export type AppendResult = { message: MessageAnswer; duplicate: boolean };
+
+/** Attempts of one send before it fails for good (the first one included). */
+export const SEND_MAX_ATTEMPTS = 6;
+/** Backoff of the first retry (ms); it doubles for each later one, capped at SEND_RETRY_MAX_MS. */
+export const SEND_RETRY_BASE_MS = 1_000;
+export const SEND_RETRY_MAX_MS = 60_000;
+/** When the alarm itself fails, it comes back this much later (ms). */
+const ALARM_RETRY_MS = 2_000;
+
+/**
+ * Delay before retry number `retry` (1-based) of a send: SEND_RETRY_BASE_MS × 2^(retry−1), capped
+ * at SEND_RETRY_MAX_MS, with ±20 % jitter (so sends held back together spread out, and each gap is
+ * still longer than the one before).
+ */
+export function sendRetryDelayMs(retry: number, random: () => number = Math.random): number {
+  const base = Math.min(SEND_RETRY_MAX_MS, SEND_RETRY_BASE_MS * 2 ** Math.max(0, retry - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/** A queued send (table `sends`). */
+type SendRow = {
+  seq: number;
+  message_id: string;
+  company_id: string;
+  ticket_id: string;
+  connection_id: string;
+  outbound: string;
+  recipient: string;
+  attempts: number;
+  next_at: number;
+  external_id: string | null;
+};
 
 /**
  * A change to a stored message: a reaction of one side (`contact` or a member id; an empty emoji
@@ -79,6 +121,13 @@ export class TicketRoom extends DurableObject<AppEnv> {
     ctx.blockConcurrencyWhile(async () => {
       this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
       this.ctx.storage.sql.exec(REVOCATIONS_TABLE);
+      this.ctx.storage.sql.exec(
+        "CREATE TABLE IF NOT EXISTS sends (seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL, company_id TEXT NOT NULL, ticket_id TEXT NOT NULL, connection_id TEXT NOT NULL, outbound TEXT NOT NULL, recipient TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL DEFAULT 0, external_id TEXT)",
+      );
+      this.ctx.storage.sql.exec(FAULTS_TABLE);
+      // Sends left over by a restart go on from the alarm.
+      const left = this.ctx.storage.sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM sends").one().at;
+      if (left !== null && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Math.max(left, Date.now()));
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
@@ -149,47 +198,141 @@ export class TicketRoom extends DurableObject<AppEnv> {
   }
 
   /**
-   * Stores an outbound message as `pending` and sends it through the connection's adapter after
-   * every earlier send of this ticket; the status then moves to `sent` (with the provider's id) or
-   * `failed` (with its reason). Answers once the message is stored; the send continues in order.
+   * Stores an outbound message as `pending` and queues its send after every earlier send of this
+   * ticket; the status then moves to `sent` (with the provider's id) or `failed` (with its reason),
+   * after retries of transient failures (see the file's header). Answers once the message is
+   * stored; the send continues in order.
    */
   async sendOutbound(input: AppendInput, outbound: OutboundMessage, recipient: { externalId: string; phone: string | null }): Promise<AppendResult> {
     const result = await this.append(input);
     if (result.duplicate) return result;
-    const messageId = result.message.id;
-    const send = this.outbox.then(() => this.deliver(input.companyId, input.ticketId, input.connectionId, messageId, outbound, recipient));
-    this.outbox = send.catch(() => undefined);
-    this.ctx.waitUntil(send.catch((e) => console.error("[ticket-room] send failed", e)));
+    this.ctx.storage.sql.exec(
+      "INSERT INTO sends (message_id, company_id, ticket_id, connection_id, outbound, recipient) VALUES (?, ?, ?, ?, ?, ?)",
+      result.message.id,
+      input.companyId,
+      input.ticketId,
+      input.connectionId,
+      JSON.stringify(outbound),
+      JSON.stringify(recipient),
+    );
+    this.ctx.waitUntil(this.pump().catch((e) => console.error("[ticket-room] send failed", e)));
     return result;
   }
 
-  private async deliver(
-    companyId: string,
-    ticketId: string,
-    connectionId: string,
-    messageId: string,
-    outbound: OutboundMessage,
-    recipient: { externalId: string; phone: string | null },
-  ): Promise<void> {
+  /**
+   * Runs the queued sends, one pass at a time (a pass started while another runs waits for it). A
+   * pass that throws (D1 unavailable while settling) leaves its send queued and sets the alarm
+   * ALARM_RETRY_MS out, so the queue never stalls; it then rejects.
+   */
+  private pump(): Promise<void> {
+    const run = this.outbox.then(() => this.pumpNow()).catch(async (error: unknown) => {
+      await this.ctx.storage.setAlarm(Date.now() + ALARM_RETRY_MS);
+      throw error;
+    });
+    this.outbox = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Sends the queued messages in order. One whose retry is not due yet holds the later ones back and
+   * sets the alarm for its time; an error of ours (D1, the adapter throwing) counts as a transient
+   * failure of that send.
+   */
+  private async pumpNow(): Promise<void> {
+    const sqlStore = this.ctx.storage.sql;
+    for (;;) {
+      const row = sqlStore.exec<SendRow>("SELECT * FROM sends ORDER BY seq LIMIT 1").toArray()[0];
+      if (!row) return;
+      if (row.next_at > Date.now()) {
+        await this.ctx.storage.setAlarm(row.next_at);
+        return;
+      }
+      let retry: { errorCode: string; errorMessage: string } | null;
+      try {
+        retry = await this.deliver(row);
+      } catch (error) {
+        console.error(`[ticket-room] send of message ${row.message_id} failed (attempt ${row.attempts + 1})`, error);
+        retry = { errorCode: "internal", errorMessage: String(error) };
+      }
+      if (!retry) {
+        sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
+        continue;
+      }
+      const attempts = row.attempts + 1;
+      if (attempts >= SEND_MAX_ATTEMPTS) {
+        await this.settle(row, { ok: false, ...retry, retryable: false });
+        sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
+        continue;
+      }
+      const nextAt = Date.now() + sendRetryDelayMs(attempts);
+      sqlStore.exec("UPDATE sends SET attempts = ?, next_at = ? WHERE seq = ?", attempts, nextAt, row.seq);
+      await this.ctx.storage.setAlarm(nextAt);
+      return;
+    }
+  }
+
+  /**
+   * One attempt of a queued send. Answers null when the send is settled (sent, or failed for good),
+   * or the transient failure to retry.
+   */
+  private async deliver(row: SendRow): Promise<{ errorCode: string; errorMessage: string } | null> {
+    if (row.external_id) {
+      // Sent already; only the D1 update was missing.
+      await this.settle(row, { ok: true, externalId: row.external_id });
+      return null;
+    }
     const db = getDb(this.env.DB);
-    const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, connectionId), eq(connections.companyId, companyId)) });
-    const result = connection
+    const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id)) });
+    const outbound: OutboundMessage = JSON.parse(row.outbound);
+    const recipient: { externalId: string; phone: string | null } = JSON.parse(row.recipient);
+    const result: SendResult = connection
       ? await adapterFor(this.env, connection).send(connection, recipient, outbound)
-      : ({ ok: false, errorCode: "no_connection", errorMessage: "The connection no longer exists.", retryable: false } as const);
+      : { ok: false, errorCode: "no_connection", errorMessage: "The connection no longer exists.", retryable: false };
+    if (!result.ok && result.retryable) {
+      console.warn(`[ticket-room] send of message ${row.message_id} failed transiently (${result.errorCode}, attempt ${row.attempts + 1})`);
+      if (row.attempts + 1 < SEND_MAX_ATTEMPTS) return { errorCode: result.errorCode, errorMessage: result.errorMessage };
+    }
+    if (result.ok) this.ctx.storage.sql.exec("UPDATE sends SET external_id = ? WHERE seq = ?", result.externalId, row.seq);
+    await this.settle(row, result);
+    return null;
+  }
+
+  /** Writes a send's outcome to D1 (sent with the provider's id, or failed with its reason) and fans it out. */
+  private async settle(row: SendRow, result: SendResult): Promise<void> {
+    const db = getDb(this.env.DB);
     const at = Date.now();
+    const where = and(eq(messages.id, row.message_id), eq(messages.companyId, row.company_id));
     if (result.ok) {
       await db
         .update(messages)
         .set({ externalId: result.externalId, status: sql`CASE WHEN ${messages.status} = 'pending' THEN 'sent' ELSE ${messages.status} END`, updatedAt: at })
-        .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
+        .where(where);
+      const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id)) });
       if (connection) await applyOrphanStatuses(db, connection, result.externalId);
     } else {
-      await db
-        .update(messages)
-        .set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, updatedAt: at })
-        .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
+      await db.update(messages).set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, updatedAt: at }).where(where);
     }
-    await this.refresh(companyId, ticketId, messageId);
+    await this.refresh(row.company_id, row.ticket_id, row.message_id);
+  }
+
+  /**
+   * Retries the sends whose backoff is over (at-least-once: a repeated alarm finds nothing due, or
+   * the same head of the queue). A failure of the alarm itself (or an injected `alarm` fault) is
+   * caught and the alarm re-armed ALARM_RETRY_MS later, so the queue never stalls.
+   */
+  override async alarm(): Promise<void> {
+    try {
+      maybeFailHere(this.env, this.ctx.storage.sql, "alarm");
+      await this.pump();
+    } catch (error) {
+      console.error("[ticket-room] alarm failed; retrying", error);
+      await this.ctx.storage.setAlarm(Date.now() + ALARM_RETRY_MS);
+    }
+  }
+
+  /** Arms `n` failures of `op` in this room (worker/lib/faults.ts); false outside local/test. */
+  async armFaults(op: FaultOp, n: number): Promise<boolean> {
+    return armFault(this.env, this.ctx.storage.sql, op, n);
   }
 
   /**

@@ -497,15 +497,22 @@ describe("integration", () => {
     expect(texts(step(flow, first.state, { kind: "http_result", token, ok: false, status: 0, body: "" }, context()).effects)).toEqual(["failure"]);
   });
 
-  it.each(["http://localhost:8787/api", "http://10.0.0.5/", "http://169.254.169.254/latest/meta-data", "http://[::1]/", "ftp://example.com/", "http://{{city}}/"])(
-    "refuses %s: failure path with a warning, no request",
-    (url) => {
-      const result = startRun(integration({ url }), context());
-      expect(ofType(result.effects, "http")).toEqual([]);
-      expect(ofType(result.effects, "warning")[0]).toMatchObject({ code: "url_refused" });
-      expect(texts(result.effects)).toEqual(["failure"]);
-    },
-  );
+  it.each([
+    ["http://localhost:8787/api", "local_name"],
+    ["http://10.0.0.5/", "private_address"],
+    ["http://169.254.169.254/latest/meta-data", "private_address"],
+    ["http://[::1]/", "private_address"],
+    ["ftp://example.com/", "not_http"],
+    ["http://{{city}}/", "local_name"],
+  ])("refuses %s (%s): failure path with the guard's warning, no request", (url, reason) => {
+    const result = startRun(integration({ url }), context());
+    // The refusal is the guard's own (code and reason), not a failed request: no http effect at all.
+    expect(ofType(result.effects, "http")).toEqual([]);
+    const [warning] = ofType(result.effects, "warning");
+    expect(warning).toMatchObject({ code: "url_refused" });
+    expect(warning?.message).toContain(`(${reason})`);
+    expect(texts(result.effects)).toEqual(["failure"]);
+  });
 
   it("ignores an answer with another token, and queues a reply that arrives meanwhile", () => {
     const flow = integration({ url: "https://api.example.com/x" });

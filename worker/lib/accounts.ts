@@ -5,7 +5,7 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import { companies, memberRoles, members, roles, users, type UserRow } from "../../schema";
-import { COMPANY_PERMISSIONS } from "../../schema/permissions";
+import { COMPANY_PERMISSIONS, type CompanyPermission } from "../../schema/permissions";
 import { DEFAULT_LOCALE } from "../../schema/validation/common";
 import type { AppEnv } from "../env";
 import { randomDigits, sha256Hex } from "./crypto";
@@ -14,6 +14,7 @@ import { AppError } from "./errors";
 import { newId } from "./ids";
 import { signSession } from "./jwt";
 import { sendMail } from "./mail";
+import { mailTexts } from "./mail-texts";
 import type { PasswordHash } from "./password";
 import { TRIAL_MS } from "./subscription";
 
@@ -27,6 +28,33 @@ export const OWNER_ROLE_TEXT: Record<string, { name: string; description: string
   "en-US": { name: "Owner", description: "Every permission. The company's owner holds it." },
   "es-ES": { name: "Propietario", description: "Todos los permisos. Pertenece al propietario de la empresa." },
 };
+
+/**
+ * The roles a new company starts with besides the Owner (issue 9), named in the company's language
+ * like the Owner role, so its first invite works without building a role first: an Administrator
+ * with every permission and an Agent with chats (`tickets`), contacts and quick messages. Both are
+ * ordinary roles the company may edit or delete.
+ */
+export const STARTER_ROLES: { permissions: readonly CompanyPermission[]; text: Record<string, { name: string; description: string }> }[] = [
+  {
+    permissions: COMPANY_PERMISSIONS,
+    text: {
+      "pt-BR": { name: "Administrador", description: "Todas as permissões." },
+      "pt-PT": { name: "Administrador", description: "Todas as permissões." },
+      "en-US": { name: "Administrator", description: "Every permission." },
+      "es-ES": { name: "Administrador", description: "Todos los permisos." },
+    },
+  },
+  {
+    permissions: ["tickets", "contacts", "quick_messages"],
+    text: {
+      "pt-BR": { name: "Atendente", description: "Atendimentos, contatos e respostas rápidas." },
+      "pt-PT": { name: "Agente", description: "Atendimentos, contactos e respostas rápidas." },
+      "en-US": { name: "Agent", description: "Chats, contacts and quick messages." },
+      "es-ES": { name: "Agente", description: "Atenciones, contactos y respuestas rápidas." },
+    },
+  },
+];
 
 /** An e-mail verification code is valid 24 hours (ms); a new one can be asked for (resend). */
 export const EMAIL_CODE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -49,8 +77,9 @@ export type NewAccount = {
 };
 
 /**
- * Creates the user, a company they own on a 7-day trial, its Owner role (every permission) and the
- * membership, in one D1 batch (all or nothing). Mails one 6-digit code, valid EMAIL_CODE_TTL_MS,
+ * Creates the user, a company they own on a 7-day trial, its Owner role (every permission), the
+ * STARTER_ROLES and the membership, in one D1 batch (all or nothing); role names and the mail are in
+ * `input.language` (default DEFAULT_LOCALE). Mails one 6-digit code, valid EMAIL_CODE_TTL_MS,
  * that both verifies the user's e-mail and activates the company (`verifyEmail`).
  * Throws 409 `email_in_use` when the e-mail is taken (also when a concurrent request wins the race).
  */
@@ -62,7 +91,12 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
   const memberId = newId();
   const activationCode = randomDigits(6);
   const codeExpiresAt = at + EMAIL_CODE_TTL_MS;
-  const ownerRole = OWNER_ROLE_TEXT[input.language ?? DEFAULT_LOCALE] ?? OWNER_ROLE_TEXT[DEFAULT_LOCALE]!;
+  const language = input.language ?? DEFAULT_LOCALE;
+  const ownerRole = OWNER_ROLE_TEXT[language] ?? OWNER_ROLE_TEXT[DEFAULT_LOCALE]!;
+  const starterRoles = STARTER_ROLES.map((role) => {
+    const text = role.text[language] ?? role.text[DEFAULT_LOCALE]!;
+    return { id: newId(), companyId, name: text.name, description: text.description, permissions: [...role.permissions], isOwner: false, createdAt: at, updatedAt: at };
+  });
   const user: UserRow = {
     id: userId,
     name: input.name,
@@ -115,6 +149,7 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
         createdAt: at,
         updatedAt: at,
       }),
+      db.insert(roles).values(starterRoles),
       db.insert(members).values({ id: memberId, companyId, userId, createdAt: at, updatedAt: at }),
       db.insert(memberRoles).values({ companyId, memberId, roleId }),
     ]);
@@ -124,18 +159,23 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
     }
     throw error;
   }
-  await sendMail(env, codeMail(env, input, activationCode, input.companyName));
+  await sendMail(env, codeMail(env, input, activationCode, input.companyName, language));
   return user;
 }
 
-/** The verification mail: the code, what it does, how long it lasts. */
-function codeMail(env: AppEnv, to: { name: string; email: string }, code: string, companyName: string | null) {
-  const activates = companyName ? ` and activate ${companyName}` : "";
-  return {
-    to: to.email,
-    subject: `${env.APP_NAME}: your verification code ${code}`,
-    text: `Hello ${to.name},\n\nYour verification code is ${code}.\nEnter it in ${env.APP_NAME} to verify your e-mail address${activates}. It is valid for 24 hours.\nIf you did not create an account, ignore this message.\n`,
-  };
+/** The verification mail in `locale` (worker/lib/mail-texts.ts): the code, what it does, how long it lasts. */
+function codeMail(env: AppEnv, to: { name: string; email: string }, code: string, companyName: string | null, locale: string | null) {
+  return { to: to.email, ...mailTexts(locale).code({ app: env.APP_NAME, name: to.name, code, companyName }) };
+}
+
+/**
+ * The language of mails to an existing user who did not say which one: users keep no language of
+ * their own, so their active company's (null without one; mailTexts then takes the default).
+ */
+export async function userMailLocale(db: Db, user: Pick<UserRow, "activeCompanyId">): Promise<string | null> {
+  if (!user.activeCompanyId) return null;
+  const row = await db.query.companies.findFirst({ where: eq(companies.id, user.activeCompanyId), columns: { language: true } });
+  return row?.language ?? null;
 }
 
 /** Hash of a user's e-mail verification code as stored on the user. */
@@ -146,9 +186,10 @@ export function emailCodeHash(userId: string, code: string): Promise<string> {
 /**
  * Mails a new verification code to `user` (the previous one stops working), valid
  * EMAIL_CODE_TTL_MS; the companies the user owns that are not activated yet take the same code
- * as activation code. Rate limits are the caller's.
+ * as activation code. The mail is in `locale` (the language the client sent), else in the user's
+ * active company's language (userMailLocale). Rate limits are the caller's.
  */
-export async function sendVerificationCode(env: AppEnv, db: Db, user: Pick<UserRow, "id" | "name" | "email">): Promise<void> {
+export async function sendVerificationCode(env: AppEnv, db: Db, user: Pick<UserRow, "id" | "name" | "email" | "activeCompanyId">, locale?: string | null): Promise<void> {
   const code = randomDigits(6);
   const at = now();
   const owned = await db
@@ -165,7 +206,7 @@ export async function sendVerificationCode(env: AppEnv, db: Db, user: Pick<UserR
     db.update(users).set({ emailCodeHash: codeHash, emailCodeExpiresAt: at + EMAIL_CODE_TTL_MS, updatedAt: at }).where(eq(users.id, user.id)),
     ...companyCodes,
   ]);
-  await sendMail(env, codeMail(env, user, code, owned.length === 1 ? (owned[0]?.name ?? null) : null));
+  await sendMail(env, codeMail(env, user, code, owned.length === 1 ? (owned[0]?.name ?? null) : null, locale ?? (await userMailLocale(db, user))));
 }
 
 /**

@@ -4,7 +4,7 @@
  * company's hub so the Connections screen and the layout's warning update live.
  */
 import { and, eq, isNull } from "drizzle-orm";
-import { companies, connections, type ConnectionRow, type ConnectionStatus } from "../../schema";
+import { companies, connections, type ConnectionRow, type ConnectionStatus, type DisconnectedEntry } from "../../schema";
 import type { AppEnv } from "../env";
 import type { Db } from "./db";
 import { AppError } from "./errors";
@@ -59,8 +59,11 @@ export async function setConnectionStatus(
   return row;
 }
 
-/** Adds or removes one entry of the company's disconnected list. */
-export async function syncDisconnected(db: Db, companyId: string, entry: { id: string; name: string; type: string }, connected: boolean): Promise<void> {
+/**
+ * Adds or removes one entry of the company's disconnected list. An entry already present is kept as
+ * it is, so a new connection's `neverPaired` mark lasts through pairing attempts until it connects.
+ */
+export async function syncDisconnected(db: Db, companyId: string, entry: DisconnectedEntry, connected: boolean): Promise<void> {
   const company = await db.query.companies.findFirst({ where: eq(companies.id, companyId), columns: { disconnected: true } });
   if (!company) return;
   const present = company.disconnected.some((d) => d.id === entry.id);

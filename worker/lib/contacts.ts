@@ -26,7 +26,8 @@ import {
 } from "../../schema";
 import type { ContactAnswer, ContactFieldValueAnswer, ContactTicketAnswer } from "../../schema/api-types";
 import { evaluateFormula, parseFormula, type FormulaNode } from "../../schema/formula";
-import { phoneSchema, emailSchema } from "../../schema/validation/common";
+import { emailSchema } from "../../schema/validation/common";
+import { phoneSchema } from "../../schema/validation/phone";
 import {
   BUILT_IN_FIELDS,
   contactNameSchema,

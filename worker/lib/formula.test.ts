@@ -108,20 +108,17 @@ describe("formula parser on hostile input", () => {
     expect(run(ok)).toEqual({ ok: true, value: 1 });
   });
 
-  it("10 kB of parentheses fails fast with too_long", () => {
-    const started = Date.now();
+  // How fast these are is a figure of `npm run bench:formula` (README "Benchmarks"), not a timed test.
+  it("10 kB of parentheses fails with too_long", () => {
     expect(codeOf(() => parseFormula("(".repeat(5000) + ")".repeat(5000)))).toBe("too_long");
     expect(codeOf(() => parseFormula("(".repeat(10_000)))).toBe("too_long");
-    expect(Date.now() - started).toBeLessThan(100);
   });
 
-  it("the longest accepted input parses quickly, even as one long chain", () => {
+  it("the longest accepted input parses, even as one long chain", () => {
     const terms = Math.floor((MAX_FORMULA_LENGTH + 1) / 2);
     const chain = Array.from({ length: terms }, () => "1").join("+");
     expect(chain.length).toBeLessThanOrEqual(MAX_FORMULA_LENGTH);
-    const started = Date.now();
     expect(run(chain)).toEqual({ ok: true, value: terms });
-    expect(Date.now() - started).toBeLessThan(100);
   });
 
   it("a number too large to represent is refused", () => {

@@ -18,7 +18,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { contactTags, contacts, customEvents, customFields, tags, tickets, type ConnectionRow } from "../../schema";
 import type { Json } from "../../schema/columns";
 import type { CustomFieldType } from "../../schema/custom-fields";
-import type { FlowContext, FlowEffect, HttpRequest, HttpResult } from "../flows";
+import type { FlowContext, FlowEffect, HttpRequest, HttpResult, UrlRefusal } from "../flows";
 import { checkPublicHttpUrl, hashPixelUserData } from "../flows";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
@@ -267,11 +267,12 @@ async function ticketAction(env: AppEnv, db: Db, target: RunTarget, action: "ope
 /**
  * The integration block's request: only to a public http(s) address (checked again here, after
  * the engine), `timeoutMs` (10 s), redirects not followed, the answer cut at 64 kB. Never throws:
- * a refusal, timeout or network error answers `{ok: false, status: 0}`.
+ * a refusal, timeout or network error answers `{ok: false, status: 0}`; a refusal also names the
+ * guard's reason in `refused` (url-guard.ts), so tests can tell it from an unreachable address.
  */
-export async function performHttp(request: HttpRequest): Promise<HttpResult> {
+export async function performHttp(request: HttpRequest): Promise<HttpResult & { refused?: UrlRefusal }> {
   const checked = checkPublicHttpUrl(request.url);
-  if (!checked.ok) return { ok: false, status: 0, body: "" };
+  if (!checked.ok) return { ok: false, status: 0, body: "", refused: checked.reason };
   try {
     const response = await fetch(checked.url.href, {
       method: request.method,

@@ -5,7 +5,8 @@
  * logged and acknowledged, never retried forever). The consumer switches on the type, calls that
  * type's handler (worker/jobs/*: each takes its dependencies and the message, nothing of the queue
  * runtime), then acks; a thrown error (D1, R2 or a Durable Object unavailable) retries the message
- * with exponential backoff (`backoffSeconds`). Failures that retrying cannot fix (a bad file, a
+ * with exponential backoff (`backoffSeconds`; the fault switch, worker/lib/faults.ts, can make a
+ * message fail first, locally and in tests). Failures that retrying cannot fix (a bad file, a
  * limit) are settled inside the handlers as a failed job. After `max_retries` (wrangler.toml) a
  * message lands on `jobs-dlq`, whose own handler marks its job failed with a clear message.
  *
@@ -14,6 +15,7 @@
 import { z } from "zod";
 import type { AppEnv } from "../env";
 import { getDb } from "../lib/db";
+import { FaultInjected, maybeFailJob } from "../lib/faults";
 import { idSchema } from "../../schema/validation/common";
 import { loadJob } from "../jobs/common";
 import { failExport, runExport } from "../jobs/export";
@@ -41,6 +43,15 @@ export const JOBS_DLQ = "jobs-dlq";
 /** Delay before retry `attempts` (1-based): 10 s, 20 s, 40 s … capped at 10 minutes. */
 export function backoffSeconds(attempts: number): number {
   return Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * The redelivery delay of a failed message: `backoffSeconds`, except for a fault injected in the
+ * worker tests (ENVIRONMENT "test"), which the platform redelivers at once so a test sees a message
+ * exhaust `max_retries` and reach the dead-letter queue in seconds.
+ */
+export function retryDelaySeconds(env: Pick<AppEnv, "ENVIRONMENT">, attempts: number, error: unknown): number {
+  return env.ENVIRONMENT === "test" && error instanceof FaultInjected ? 0 : backoffSeconds(attempts);
 }
 
 /** Enqueues a job message on JOBS. */
@@ -90,11 +101,15 @@ export async function consumeJobs(batch: MessageBatch, env: AppEnv, dead = false
     }
     try {
       if (dead) await handleDeadJobMessage(deps, parsed.data);
-      else await handleJobMessage(deps, parsed.data);
+      else {
+        // The fault switch (local and test only): the message fails as a D1 hiccup would.
+        await maybeFailJob(env, parsed.data.jobId);
+        await handleJobMessage(deps, parsed.data);
+      }
       msg.ack();
     } catch (error) {
       console.error(`[jobs] ${parsed.data.type} of job ${parsed.data.jobId} failed (attempt ${msg.attempts}); retrying`, error);
-      msg.retry({ delaySeconds: backoffSeconds(msg.attempts) });
+      msg.retry({ delaySeconds: retryDelaySeconds(env, msg.attempts, error) });
     }
   }
 }

@@ -4,18 +4,21 @@
 import { Hono } from "hono";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { passwordResets, users } from "../../schema";
-import { forgotPasswordInput, loginInput, registerInput, resetPasswordInput } from "../../schema/validation/auth";
+import { forgotPasswordInput, loginInput, resetPasswordInput } from "../../schema/validation/auth";
+import { registerInput } from "../../schema/validation/register";
 import type { HonoEnv } from "../middleware/context";
 import { requireUser } from "../middleware/auth";
-import { createAccount, issueToken } from "../lib/accounts";
+import { createAccount, issueToken, userMailLocale } from "../lib/accounts";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { now } from "../lib/db";
 import { AppError } from "../lib/errors";
 import { sendMail } from "../lib/mail";
+import { localeFromHeader, mailTexts } from "../lib/mail-texts";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../lib/password";
 import { claimAttempt, clear, clearPrefix, hit, type Throttle } from "../lib/rate-limit";
 import { endSessions } from "../lib/realtime";
 import { zv } from "../lib/validate";
+import { DEFAULT_LOCALE } from "../../schema/validation/common";
 
 /**
  * Login throttle (issue 8 point 6), per (e-mail, client IP) pair: 4 failures are free, the 5th
@@ -57,7 +60,7 @@ export const accounts = new Hono<HonoEnv>()
     await hit(db, [{ key: `register:ip:${clientIp(c.req.raw)}`, max: 20, windowMs: 60 * 60 * 1000 }]);
     const taken = await db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } });
     if (taken) throw new AppError("email_in_use", "The email is already in use.", { email: "email_in_use" });
-    const language = pickLanguage(c.req.header("Accept-Language"));
+    const language = localeFromHeader(c.req.header("Accept-Language")) ?? DEFAULT_LOCALE;
     const user = await createAccount(c.env, db, { ...input, password: await hashPassword(input.password), language });
     return c.json({ token: await issueToken(c.env, user) }, 201);
   })
@@ -93,7 +96,8 @@ export const accounts = new Hono<HonoEnv>()
   })
   /**
    * POST /api/forgot-password {email} → 200 {ok: true} always (no account enumeration). When the
-   * account exists, mails a single-use link valid one hour. 429 when over the limits.
+   * account exists, mails a single-use link valid one hour, in the `Accept-Language` the client sent
+   * (else the user's active company's language; worker/lib/mail-texts.ts). 429 when over the limits.
    */
   .post("/forgot-password", zv("json", forgotPasswordInput), async (c) => {
     const { email } = c.req.valid("json");
@@ -115,13 +119,8 @@ export const accounts = new Hono<HonoEnv>()
         createdAt: at,
       });
       const link = `${c.env.PUBLIC_URL}/reset-password?token=${encodeURIComponent(token)}`;
-      c.executionCtx.waitUntil(
-        sendMail(c.env, {
-          to: user.email,
-          subject: `${c.env.APP_NAME}: reset your password`,
-          text: `Hello ${user.name},\n\nTo choose a new password open this link within one hour:\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
-        }),
-      );
+      const locale = localeFromHeader(c.req.header("Accept-Language")) ?? (await userMailLocale(db, user));
+      c.executionCtx.waitUntil(sendMail(c.env, { to: user.email, ...mailTexts(locale).reset({ app: c.env.APP_NAME, name: user.name, link }) }));
     }
     return c.json({ ok: true });
   })
@@ -159,15 +158,3 @@ export const accounts = new Hono<HonoEnv>()
     await clearPrefix(db, loginKeyPrefix(user.email));
     return c.json({ token: await issueToken(c.env, { id: user.id, tokenVersion }) });
   });
-
-/** The first of the product's four locales named in an Accept-Language header, else pt-BR. */
-function pickLanguage(header: string | undefined): string {
-  const wanted = (header ?? "").split(",").map((part) => part.split(";")[0]?.trim().toLowerCase() ?? "");
-  for (const tag of wanted) {
-    if (tag === "pt-pt") return "pt-PT";
-    if (tag.startsWith("pt")) return "pt-BR";
-    if (tag.startsWith("es")) return "es-ES";
-    if (tag.startsWith("en")) return "en-US";
-  }
-  return "pt-BR";
-}

@@ -205,6 +205,40 @@ describe("what an API key reaches", () => {
     expect((await expectStatus<ContactAnswer>(await call("GET", `/api/contacts/${theirs.id}`, { token: b.token }), 200)).name).toBe("Cliente B");
   });
 
+  it("a key of company A cannot list, read, write to or start a flow on company B's ticket (404), and nothing reaches B's customer", async () => {
+    const a = await register();
+    const b = await register();
+    const theirConnection = await cloudConnection(b.token);
+    await deliverOk(textWebhook(theirConnection.phoneNumberId, uniqueWaId(), wamid(), "Segredo de B"));
+    const theirs = await onlyTicket(b.token);
+    const { flow: ownFlow } = await publishedFlow(a.token, flowDoc([{ id: "hi", type: "text", data: { message: "de A" } }], [["start", "next", "hi"]]));
+    const { flow: theirFlow } = await publishedFlow(b.token, flowDoc([{ id: "hi", type: "text", data: { message: "de B" } }], [["start", "next", "hi"]]));
+    const key = (await createKey(a, ALL_SCOPES)).key;
+
+    const listed = await expectStatus<{ results: TicketAnswer[] }>(await withKey(key, "GET", "/api/tickets"), 200);
+    expect(listed.results.map((t) => t.id)).not.toContain(theirs.id);
+    for (const [method, path, body] of [
+      ["GET", `/api/tickets/${theirs.id}`, undefined],
+      ["GET", `/api/tickets/${theirs.id}/messages`, undefined],
+      ["POST", `/api/tickets/${theirs.id}/messages`, { type: "text", body: "olá de A" }],
+      ["POST", `/api/tickets/${theirs.id}/start-flow`, { flowId: ownFlow.id }],
+      ["POST", `/api/tickets/${theirs.id}/start-flow`, { flowId: theirFlow.id }],
+    ] as const) {
+      const refused = await expectError(await withKey(key, method, path, body), 404, "not_found");
+      expect(JSON.stringify(refused), `${method} ${path}`).not.toContain("Segredo");
+    }
+    const flows = await expectStatus<{ id: string }[]>(await withKey(key, "GET", "/api/flows"), 200);
+    expect(flows.map((f) => f.id)).not.toContain(theirFlow.id);
+
+    // The positive control: B's owner sends on the same ticket; once the provider has it, anything
+    // the key had managed to queue on that ticket would have gone out before it.
+    await expectStatus(await call("POST", `/api/tickets/${theirs.id}/messages`, { token: b.token, body: { type: "text", body: "controle" } }), 201);
+    const sent = await until(() => sentTo(theirConnection.phoneNumberId), (r) => r.length >= 1, "B's control message");
+    expect(sent.map((r) => (r.body as { text?: { body?: string } } | null)?.text?.body)).toEqual(["controle"]);
+    const page = await expectStatus<{ results: { body: string }[] }>(await call("GET", `/api/tickets/${theirs.id}/messages`, { token: b.token }), 200);
+    expect(page.results.map((m) => m.body)).toEqual(["Segredo de B", "controle"]);
+  });
+
   it("a message sent by a key is recorded with the key and no sender member; the ticket stays in the queue", async () => {
     const owner = await register();
     const { phoneNumberId } = await cloudConnection(owner.token);

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { and, eq, gt, or } from "drizzle-orm";
 import { z } from "zod";
 import { connections, type ConnectionRow } from "../../schema";
-import { phoneSchema } from "../../schema/validation/common";
+import { phoneSchema } from "../../schema/validation/phone";
 import { sandboxPairInput } from "../../schema/validation/connections";
 import type { HonoEnv } from "../middleware/context";
 import { adapterFor, channelOfProvider } from "../channels";

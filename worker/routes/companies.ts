@@ -8,7 +8,8 @@ import { z } from "zod";
 import { companies, invites, memberRoles, members, roles, users, type UserRow } from "../../schema";
 import { activeCodeInput, inviteInput } from "../../schema/validation/company";
 import { apiKeyCreateInput } from "../../schema/validation/api-keys";
-import { LOCALES, idSchema, nameSchema, phoneSchema, timezoneSchema } from "../../schema/validation/common";
+import { LOCALES, idSchema, nameSchema, timezoneSchema } from "../../schema/validation/common";
+import { phoneSchema } from "../../schema/validation/phone";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
 import { activationCodeHash } from "../lib/accounts";
@@ -20,6 +21,7 @@ import { newId } from "../lib/ids";
 import { storeImage } from "../lib/images";
 import { presentInvites } from "../lib/invites";
 import { sendMail } from "../lib/mail";
+import { mailTexts } from "../lib/mail-texts";
 import { fileUrl, presentCompany } from "../lib/present";
 import { hit } from "../lib/rate-limit";
 import { zv } from "../lib/validate";
@@ -248,10 +250,10 @@ export const companiesRoutes = new Hono<HonoEnv>()
       await db.insert(invites).values({ id, companyId: company.id, email, roleIds: wanted, invitedBy: c.var.user.id, status: "pending", createdAt: at, updatedAt: at });
     }
     c.executionCtx.waitUntil(
+      // In the inviting company's language: the recipient may have no account yet (mail-texts.ts).
       sendMail(c.env, {
         to: email,
-        subject: `${c.env.APP_NAME}: ${c.var.user.name} invited you to ${company.name}`,
-        text: `${c.var.user.name} invited you to join ${company.name} on ${c.env.APP_NAME}.\nSign in (or create your account with this e-mail, then confirm it with the code we mail you) at ${c.env.PUBLIC_URL}/login to accept or reject the invite.\n`,
+        ...mailTexts(company.language).invite({ app: c.env.APP_NAME, inviter: c.var.user.name, companyName: company.name, loginUrl: `${c.env.PUBLIC_URL}/login` }),
       }),
     );
     const invite = await db.query.invites.findFirst({ where: eq(invites.id, id) });

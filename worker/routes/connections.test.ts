@@ -186,7 +186,8 @@ describe("connections CRUD", () => {
 
 /** POST /api/connections for a Cloud API number with `accessToken`. */
 function postCloud(token: string, phoneNumberId: string, accessToken: string, extra: Record<string, unknown> = {}) {
-  return call("POST", "/api/connections", { token, body: { channel: "whatsapp-cloud", name: "Oficial", phoneNumberId, accessToken, ...extra } });
+  // Named by the number: connection names are unique in a company (issue 9).
+  return call("POST", "/api/connections", { token, body: { channel: "whatsapp-cloud", name: `Oficial ${phoneNumberId}`, phoneNumberId, accessToken, ...extra } });
 }
 
 /** A token no number of the stand-in knows (Graph answers OAuthException 190). */
@@ -343,6 +344,21 @@ describe("sandbox pairing", () => {
     const listed = await disconnectedIds(owner.token);
     expect(listed).toContain(sandbox.id);
     expect(listed).not.toContain(cloud.id);
+  });
+
+  it("the company's list marks a connection never paired (neverPaired) apart from one that lost its pairing (issue 9)", async () => {
+    const owner = await register();
+    const sandbox = await sandboxConnection(owner.token);
+    const entries = async () => (await expectStatus<CompanyAnswer>(await call("GET", "/api/companies/active", { token: owner.token }), 200)).disconnected;
+    expect(await entries()).toEqual([{ id: sandbox.id, name: sandbox.name, type: "sandbox", neverPaired: true }]);
+    // A pairing attempt that is not finished keeps the mark.
+    await pair(owner.token, sandbox.id);
+    expect(await entries()).toEqual([{ id: sandbox.id, name: sandbox.name, type: "sandbox", neverPaired: true }]);
+    // Paired, then disconnected: the connection was lost, not never paired.
+    await pairSandbox(owner.token, sandbox.id);
+    expect(await entries()).toEqual([]);
+    await expectStatus<ConnectionAnswer>(await call("POST", `/api/connections/${sandbox.id}/disconnect`, { token: owner.token }), 200);
+    expect(await entries()).toEqual([{ id: sandbox.id, name: sandbox.name, type: "sandbox" }]);
   });
 
   it("pair answers a QR link and an 8-character code valid for 60 seconds; pairing by code connects the device", async () => {

@@ -8,6 +8,8 @@
  * Graph API is asked about the number with the given token (proveCloudNumber); only a token that
  * proves it is saved, with the display number, verified name and quality rating Meta answered. The
  * connection's phone is that display number in E.164, never typed by hand.
+ *
+ * Names are unique in the company, ignoring case (409 `name_in_use` naming `name`).
  */
 import { Hono } from "hono";
 import { and, asc, eq } from "drizzle-orm";
@@ -25,7 +27,11 @@ import { AppError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { hubOf } from "../lib/realtime";
 import { decryptSecret, encryptSecret } from "../lib/secrets";
+import { assertNameFree, nameInUse, withNameIndex } from "../lib/unique-name";
 import { zv } from "../lib/validate";
+
+/** The unique index on (company, lower(name)) of migration 0005; the other one is the number's. */
+const NAME_INDEX = "connections_company_name_uq";
 
 export type ConnectionAnswer = {
   id: string;
@@ -106,6 +112,8 @@ export const connectionsRoutes = new Hono<HonoEnv>()
     // The proof comes first: whoever cannot prove the number learns nothing about who holds it.
     const proof = cloud ? await prove(c.env, cloud.phoneNumberId, cloud.accessToken) : null;
     if (cloud) await claimCloudNumber(c.env, db, cloud.phoneNumberId);
+    // After the number's checks: a duplicate of a number answers the same 409 whatever its name.
+    await assertNameFree(db, connections, company.id, input.name);
     const at = now();
     const row: ConnectionRow = {
       id: newId(),
@@ -134,10 +142,10 @@ export const connectionsRoutes = new Hono<HonoEnv>()
     try {
       await db.insert(connections).values(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw phoneNumberUnavailable();
+      if (isUniqueViolation(error)) throw String(error).includes(NAME_INDEX) || String((error as { cause?: unknown }).cause).includes(NAME_INDEX) ? nameInUse() : phoneNumberUnavailable();
       throw error;
     }
-    if (row.status !== "CONNECTED") await syncDisconnected(db, company.id, { id: row.id, name: row.name, type: row.channel }, false);
+    if (row.status !== "CONNECTED") await syncDisconnected(db, company.id, { id: row.id, name: row.name, type: row.channel, neverPaired: true }, false);
     await hubOf(c.env, company.id).publish({ type: "connection.updated", connection: { id: row.id, name: row.name, status: row.status } });
     return c.json(presentConnection(row), 201);
   })
@@ -163,27 +171,29 @@ export const connectionsRoutes = new Hono<HonoEnv>()
     if (input.phone !== undefined && row.channel === "whatsapp-cloud") {
       throw new AppError("validation_failed", "The phone of a WhatsApp Cloud API connection comes from Meta.", { phone: "not_applicable" });
     }
+    if (input.name !== undefined) await assertNameFree(db, connections, c.var.company.id, input.name, { exceptId: row.id });
     let proof: CloudNumberProof | null = null;
     if (input.accessToken) {
       if (!row.phoneNumberId) throw new AppError("validation_failed", "This connection no longer holds a phone number ID; create a new connection.", { phoneNumberId: "required" });
       proof = await prove(c.env, row.phoneNumberId, input.accessToken);
     }
-    const [updated] = await db
-      .update(connections)
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.phone !== undefined ? { phone: input.phone } : {}),
-        ...(proof ? proofColumns(proof) : {}),
-        ...(input.greetingMessage !== undefined ? { greetingMessage: input.greetingMessage } : {}),
-        ...(input.farewellMessage !== undefined ? { farewellMessage: input.farewellMessage } : {}),
-        ...(input.wabaId !== undefined ? { wabaId: input.wabaId } : {}),
-        ...(input.accessToken
-          ? { accessTokenEnc: await encryptSecret(secretsKey(c.env), input.accessToken), accessTokenHint: input.accessToken.slice(-4) }
-          : {}),
-        updatedAt: now(),
-      })
-      .where(and(eq(connections.id, row.id), eq(connections.companyId, c.var.company.id)))
-      .returning();
+    const token = input.accessToken ? { accessTokenEnc: await encryptSecret(secretsKey(c.env), input.accessToken), accessTokenHint: input.accessToken.slice(-4) } : {};
+    const [updated] = await withNameIndex(() =>
+      db
+        .update(connections)
+        .set({
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.phone !== undefined ? { phone: input.phone } : {}),
+          ...(proof ? proofColumns(proof) : {}),
+          ...(input.greetingMessage !== undefined ? { greetingMessage: input.greetingMessage } : {}),
+          ...(input.farewellMessage !== undefined ? { farewellMessage: input.farewellMessage } : {}),
+          ...(input.wabaId !== undefined ? { wabaId: input.wabaId } : {}),
+          ...token,
+          updatedAt: now(),
+        })
+        .where(and(eq(connections.id, row.id), eq(connections.companyId, c.var.company.id)))
+        .returning(),
+    );
     return c.json(presentConnection(updated ?? row));
   })
   /** DELETE /api/connections/{id} → 204: unpairs a sandbox device and drops the connection. */

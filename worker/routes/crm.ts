@@ -9,6 +9,7 @@
  * - PUT /api/crm/columns/order {ids: every column id, in the new order} → `{results, …}`; 400
  *   `ids: every_column` unless the ids are exactly the company's columns.
  * - PUT /api/crm/columns/{id} {name, color?} → CrmColumnAnswer.
+ * Column names are unique on the board, ignoring case (409 `name_in_use` naming `name`).
  * - DELETE /api/crm/columns/{id} → 204; its contacts leave the board.
  * - GET /api/crm/board?limit= → `{columns: CrmBoardColumn[]}`: each column with its first `limit`
  *   cards (by position), their `cursor` and `total`.
@@ -34,6 +35,7 @@ import type { Db } from "../lib/db";
 import { now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { assertNameFree, withNameIndex } from "../lib/unique-name";
 import { zv } from "../lib/validate";
 
 const idParam = z.object({ id: idSchema });
@@ -147,6 +149,7 @@ export const crmRoutes = new Hono<HonoEnv>()
     const companyId = c.var.company.id;
     const existing = await listColumns(db, companyId);
     if (existing.length >= MAX_CRM_COLUMNS) throw new AppError("conflict", `A board has at most ${MAX_CRM_COLUMNS} columns.`);
+    await assertNameFree(db, crmColumns, companyId, input.name);
     const at = now();
     const row: CrmColumnRow = {
       id: newId(),
@@ -157,7 +160,7 @@ export const crmRoutes = new Hono<HonoEnv>()
       createdAt: at,
       updatedAt: at,
     };
-    await db.insert(crmColumns).values(row);
+    await withNameIndex(() => db.insert(crmColumns).values(row));
     await publishColumns(c.env, db, companyId);
     return c.json(presentColumn(row), 201);
   })
@@ -187,11 +190,14 @@ export const crmRoutes = new Hono<HonoEnv>()
     const db = c.var.db;
     const companyId = c.var.company.id;
     const column = await findColumn(db, companyId, c.req.valid("param").id);
-    const [updated] = await db
-      .update(crmColumns)
-      .set({ name: input.name, color: input.color ?? column.color, updatedAt: now() })
-      .where(and(eq(crmColumns.id, column.id), eq(crmColumns.companyId, companyId)))
-      .returning();
+    await assertNameFree(db, crmColumns, companyId, input.name, { exceptId: column.id });
+    const [updated] = await withNameIndex(() =>
+      db
+        .update(crmColumns)
+        .set({ name: input.name, color: input.color ?? column.color, updatedAt: now() })
+        .where(and(eq(crmColumns.id, column.id), eq(crmColumns.companyId, companyId)))
+        .returning(),
+    );
     await publishColumns(c.env, db, companyId);
     return c.json(presentColumn(updated ?? column));
   })

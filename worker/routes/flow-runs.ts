@@ -125,6 +125,7 @@ export const contactRunsRoutes = new Hono<HonoEnv>()
       waitingFor: run.waitingFor,
       since: run.since,
       error: run.error,
+      warnings: run.warnings,
     }));
     return c.json(answer);
   })

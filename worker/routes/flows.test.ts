@@ -1,10 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { FlowAnswer, FlowSummary, FolderAnswer, KeywordAnswer, SharedFlowAnswer } from "../../schema/flow-api";
+import type { FlowAnswer, FlowSummary, FlowTriggersAnswer, FolderAnswer, KeywordAnswer, SharedFlowAnswer } from "../../schema/flow-api";
 import { newId } from "../lib/ids";
 import { activeCompanyId, call, countRows, expectError, expectInvalid, expectStatus, form, member, pngFile, register, type ErrorBody } from "../test/helpers";
 import { createField, createTag } from "../test/contact-helpers";
-import { createFlow, flowDoc, publishedFlow } from "../test/flow-helpers";
+import { createFlow, flowDoc, publishedFlow, setDefaultFlow } from "../test/flow-helpers";
+import { sandboxConnection } from "../test/channel-helpers";
 
 const SIGNED_IN_CALLS: [string, string][] = [
   ["GET", "/api/folders"],
@@ -104,6 +105,10 @@ describe("/api/flows", () => {
     expect(copy.draft).toEqual(saved.draft);
     const found = await expectStatus<FlowSummary[]>(await call("GET", "/api/flows?search=copy", { token: owner.token }), 200);
     expect(found.map((f) => f.id)).toEqual([copy.id]);
+    // The app names the copy in the user's language (issue 9); the name is validated like any other.
+    const named = await expectStatus<FlowAnswer>(await call("POST", `/api/flows/${flow.id}/duplicate`, { token: owner.token, body: { name: "Boas-vindas (cópia)" } }), 201);
+    expect(named).toMatchObject({ name: "Boas-vindas (cópia)", folderId: folder.id });
+    await expectInvalid(await call("POST", `/api/flows/${flow.id}/duplicate`, { token: owner.token, body: { name: "x".repeat(101) } }), "name", "too_long");
     const back = await expectStatus<FlowAnswer>(await call("POST", `/api/flows/${flow.id}/move`, { token: owner.token, body: { folderId: null } }), 200);
     expect(back.folderId).toBeNull();
     await expectStatus(await call("DELETE", `/api/flows/${flow.id}`, { token: owner.token }), 204);
@@ -200,6 +205,27 @@ describe("/api/flows", () => {
     }
     await expectError(await call("POST", `/api/flows/${theirs.id}/move`, { token: owner.token, body: { folderId: null } }), 404, "not_found");
     expect((await expectStatus<FlowSummary[]>(await call("GET", "/api/flows", { token: owner.token }), 200)).map((f) => f.id)).not.toContain(theirs.id);
+  });
+
+  it("GET /api/flows/{id} answers what starts the flow: keywords and connections' default-flow slots (issue 9)", async () => {
+    const owner = await register();
+    const other = await register();
+    const flow = await createFlow(owner.token, { name: "Vendas" });
+    const bare = await expectStatus<FlowAnswer & { triggers: FlowTriggersAnswer }>(await call("GET", `/api/flows/${flow.id}`, { token: owner.token }), 200);
+    expect(bare.triggers).toEqual({ keywords: [], connections: [] });
+    const keyword = await expectStatus<KeywordAnswer>(
+      await call("POST", "/api/keywords", { token: owner.token, body: { name: "Preço", rules: [{ type: "contains", words: ["preço", "valor"] }], flowId: flow.id } }),
+      201,
+    );
+    const connection = await sandboxConnection(owner.token, { name: "Loja" });
+    await setDefaultFlow(owner.token, connection.id, flow.id, flow.id);
+    // Another company's connection pointing nowhere near this flow is never listed.
+    await sandboxConnection(other.token, { name: "Outra" });
+    const answer = await expectStatus<FlowAnswer & { triggers: FlowTriggersAnswer }>(await call("GET", `/api/flows/${flow.id}`, { token: owner.token }), 200);
+    expect(answer.triggers).toEqual({
+      keywords: [{ id: keyword.id, name: "Preço", turnOn: true, words: ["preço", "valor"] }],
+      connections: [{ id: connection.id, name: "Loja", slots: ["default", "media"] }],
+    });
   });
 });
 

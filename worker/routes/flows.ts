@@ -10,6 +10,7 @@
  * - PUT /{id} {name?, parentId?} → FolderAnswer; 400 `parentId: invalid_parent` when the folder would
  *   sit inside itself.
  * - DELETE /{id} → 204; 409 `conflict` while it holds folders or builders.
+ * Folder names are unique within their parent, ignoring case (409 `name_in_use` naming `name`).
  *
  * Builders (/api/flows):
  * - GET /?folderId=<id>|root&search= → FlowSummary[] by name.
@@ -20,7 +21,7 @@
  *   or `draft`; incomplete drafts are stored and their problems answered in `problems`.
  * - POST /{id}/publish → {version, publishedAt}: freezes the draft as the next version; 400
  *   `validation_failed` with `fields` and `problems` when the draft is not publishable.
- * - POST /{id}/duplicate → 201 FlowAnswer "<name> (copy)"; POST /{id}/move {folderId|null} → FlowAnswer.
+ * - POST /{id}/duplicate {name?} → 201 FlowAnswer named `name` (the app sends it in the user's language), else "<name> (copy)"; POST /{id}/move {folderId|null} → FlowAnswer.
  * - DELETE /{id} → 204: its keyword triggers are deleted and connections' default slots cleared;
  *   published versions stay so runs in progress finish on them.
  * - POST /{id}/media (multipart `file`, ≤ 100 MB) → {url: "r2:<key>", mime, name, size};
@@ -39,11 +40,11 @@
 import { Hono } from "hono";
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { companies, connectionFlows, customFields, flowFolders, flowStats, flowVersions, flows, keywords, type FlowFolderRow, type FlowRow } from "../../schema";
-import type { FlowMediaAnswer, FlowStatsAnswer, FolderAnswer, PublishAnswer, SharedFlowAnswer, ShareRefusal } from "../../schema/flow-api";
+import { companies, connectionFlows, connections, customFields, flowFolders, flowStats, flowVersions, flows, keywords, type FlowFolderRow, type FlowRow } from "../../schema";
+import type { FlowMediaAnswer, FlowStatsAnswer, FlowTriggersAnswer, FolderAnswer, PublishAnswer, SharedFlowAnswer, ShareRefusal } from "../../schema/flow-api";
 import { emptyFlow, isPublishable, parseFlow, type FlowDocument, type FlowProblem } from "../../schema/flows";
 import { idSchema } from "../../schema/validation/common";
-import { flowCreateInput, flowListQuery, flowMoveInput, flowUpdateInput, folderInput, folderListQuery, folderUpdate, mediaRefQuery } from "../../schema/validation/flows";
+import { flowCreateInput, flowDuplicateInput, flowListQuery, flowMoveInput, flowUpdateInput, folderInput, folderListQuery, folderUpdate, mediaRefQuery } from "../../schema/validation/flows";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { ensureTags, likePattern } from "../lib/contacts";
@@ -53,6 +54,7 @@ import { AppError, notFound, validationError } from "../lib/errors";
 import { draftOf, findFlow, presentFlow, presentFlowSummary } from "../lib/flows";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, signedMediaUrl, storeMedia } from "../lib/media";
+import { assertNameFree, withNameIndex } from "../lib/unique-name";
 import { zv } from "../lib/validate";
 import { readForm } from "../lib/multipart";
 
@@ -70,11 +72,58 @@ async function findFolder(db: Db, companyId: string, id: string): Promise<FlowFo
   return row;
 }
 
+/**
+ * What starts a flow (issue 9: the Start block shows it): the company's keyword triggers that point
+ * at it (name, on/off, the words of their rules) and the connections whose default-flow slots
+ * (`default`, `media`, `campaign`, `story`; spec §3 "Default flows") name it. Both company-scoped.
+ */
+async function flowTriggers(db: Db, companyId: string, flowId: string): Promise<FlowTriggersAnswer> {
+  const [keywordRows, slotRows] = await Promise.all([
+    db
+      .select({ id: keywords.id, name: keywords.name, turnOn: keywords.turnOn, rules: keywords.rules })
+      .from(keywords)
+      .where(and(eq(keywords.companyId, companyId), eq(keywords.flowId, flowId)))
+      .orderBy(asc(keywords.name)),
+    db
+      .select({ id: connections.id, name: connections.name, defaultFlowId: connectionFlows.defaultFlowId, mediaFlowId: connectionFlows.mediaFlowId, campaignFlowId: connectionFlows.campaignFlowId, storyFlowId: connectionFlows.storyFlowId })
+      .from(connectionFlows)
+      .innerJoin(connections, and(eq(connections.id, connectionFlows.connectionId), eq(connections.companyId, companyId)))
+      .where(
+        and(
+          eq(connectionFlows.companyId, companyId),
+          or(eq(connectionFlows.defaultFlowId, flowId), eq(connectionFlows.mediaFlowId, flowId), eq(connectionFlows.campaignFlowId, flowId), eq(connectionFlows.storyFlowId, flowId)),
+        ),
+      )
+      .orderBy(asc(connections.name)),
+  ]);
+  return {
+    keywords: keywordRows.map((row) => ({ id: row.id, name: row.name, turnOn: row.turnOn, words: row.rules.flatMap((rule) => rule.words).slice(0, 20) })),
+    connections: slotRows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      slots: (
+        [
+          ["default", row.defaultFlowId],
+          ["media", row.mediaFlowId],
+          ["campaign", row.campaignFlowId],
+          ["story", row.storyFlowId],
+        ] as const
+      )
+        .filter(([, id]) => id === flowId)
+        .map(([slot]) => slot),
+    })),
+  };
+}
 /** A folder id given in a body: must be a folder of the company (400 naming `field` otherwise). */
 async function checkFolder(db: Db, companyId: string, id: string | null, field: string): Promise<void> {
   if (id === null) return;
   const row = await db.query.flowFolders.findFirst({ where: and(eq(flowFolders.id, id), eq(flowFolders.companyId, companyId)), columns: { id: true } });
   if (!row) throw invalid(field, "invalid_id", "That folder does not exist.");
+}
+
+/** Folders sitting in `parentId` (null: the root), the scope folder names are unique in. */
+function sameParent(parentId: string | null) {
+  return parentId === null ? isNull(flowFolders.parentId) : eq(flowFolders.parentId, parentId);
 }
 
 /** The folder and its ancestors, root first (stops on a cycle or after 50 levels). */
@@ -148,9 +197,10 @@ export const foldersRoutes = new Hono<HonoEnv>()
     const input = c.req.valid("json");
     const companyId = c.var.company.id;
     await checkFolder(c.var.db, companyId, input.parentId, "parentId");
+    await assertNameFree(c.var.db, flowFolders, companyId, input.name, { scope: sameParent(input.parentId) });
     const at = now();
     const row: FlowFolderRow = { id: newId(), companyId, name: input.name, parentId: input.parentId, createdAt: at, updatedAt: at };
-    await c.var.db.insert(flowFolders).values(row);
+    await withNameIndex(() => c.var.db.insert(flowFolders).values(row));
     return c.json(presentFolder(row), 201);
   })
   /** GET /api/folders/{id} → FolderAnswer. */
@@ -172,7 +222,8 @@ export const foldersRoutes = new Hono<HonoEnv>()
       if ((await pathOf(db, companyId, parent)).some((f) => f.id === folder.id)) throw invalid("parentId", "invalid_parent", "A folder cannot be moved inside itself.");
     }
     const set = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.parentId !== undefined ? { parentId: input.parentId } : {}), updatedAt: now() };
-    const [updated] = await db.update(flowFolders).set(set).where(and(eq(flowFolders.id, folder.id), eq(flowFolders.companyId, companyId))).returning();
+    await assertNameFree(db, flowFolders, companyId, set.name ?? folder.name, { exceptId: folder.id, scope: sameParent(set.parentId === undefined ? folder.parentId : set.parentId) });
+    const [updated] = await withNameIndex(() => db.update(flowFolders).set(set).where(and(eq(flowFolders.id, folder.id), eq(flowFolders.companyId, companyId))).returning());
     return c.json(presentFolder(updated ?? folder));
   })
   /** DELETE /api/folders/{id} → 204; 409 while it is not empty. */
@@ -219,7 +270,10 @@ export const flowsRoutes = new Hono<HonoEnv>()
     return c.json(presentFlow(row), 201);
   })
   /** GET /api/flows/{id} → FlowAnswer. */
-  .get("/:id", zv("param", idParam), async (c) => c.json(presentFlow(await findFlow(c.var.db, c.var.company.id, c.req.valid("param").id))))
+  .get("/:id", zv("param", idParam), async (c) => {
+    const flow = await findFlow(c.var.db, c.var.company.id, c.req.valid("param").id);
+    return c.json({ ...presentFlow(flow), triggers: await flowTriggers(c.var.db, c.var.company.id, flow.id) });
+  })
   /** PUT /api/flows/{id} → FlowAnswer (see the header for the draft's 400). */
   .put("/:id", zv("param", idParam), zv("json", flowUpdateInput), async (c) => {
     const input = c.req.valid("json");
@@ -267,14 +321,17 @@ export const flowsRoutes = new Hono<HonoEnv>()
     const answer: PublishAnswer = { version, publishedAt: at };
     return c.json(answer);
   })
-  /** POST /api/flows/{id}/duplicate → 201 FlowAnswer. */
-  .post("/:id/duplicate", zv("param", idParam), async (c) => {
+  /**
+   * POST /api/flows/{id}/duplicate {name?} → 201 FlowAnswer. The app sends the copy's name in the
+   * user's language (issue 9 "(copy) translated"); without a body the copy is "<name> (copy)".
+   */
+  .post("/:id/duplicate", zv("param", idParam), zv("json", flowDuplicateInput), async (c) => {
     const flow = await findFlow(c.var.db, c.var.company.id, c.req.valid("param").id);
     const at = now();
     const row: FlowRow = {
       ...flow,
       id: newId(),
-      name: `${flow.name} (copy)`.slice(0, 120),
+      name: c.req.valid("json").name ?? `${flow.name} (copy)`.slice(0, 120),
       ...freshFlowState(at),
     };
     await c.var.db.insert(flows).values(row);

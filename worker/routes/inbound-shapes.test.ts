@@ -227,11 +227,11 @@ describe("reactions, revokes and edits change their target message", () => {
       await call("POST", `/api/tickets/${ticket.id}/messages`, { token: owner.token, body: { type: "text", body: "Olá!", idempotencyKey: `k-${crypto.randomUUID()}` } }),
       201,
     );
-    let externalId: string | null = null;
-    for (let i = 0; i < 100 && !externalId; i++) {
-      externalId = (await env.DB.prepare("SELECT external_id FROM messages WHERE id = ?").bind(sent.id).first<{ external_id: string | null }>())?.external_id ?? null;
-      if (!externalId) await new Promise((r) => setTimeout(r, 20));
-    }
+    const externalId = await until(
+      async () => (await env.DB.prepare("SELECT external_id FROM messages WHERE id = ?").bind(sent.id).first<{ external_id: string | null }>())?.external_id ?? null,
+      (id) => id !== null,
+      "the provider's id of the sent message",
+    );
     expect(externalId).not.toBeNull();
     await deliverOk(messageWebhook(phoneNumberId, waMessage(from, "reaction", { reaction: { message_id: externalId, emoji: "🙏" } }, { ts: Math.floor(Date.now() / 1000) })));
     const page = await ticketMessages(owner.token, ticket.id);
@@ -426,11 +426,11 @@ describe("failed statuses keep the provider's detail", () => {
       await call("POST", `/api/tickets/${ticket.id}/messages`, { token: owner.token, body: { type: "text", body: "Promo", idempotencyKey: `k-${crypto.randomUUID()}` } }),
       201,
     );
-    let externalId: string | null = null;
-    for (let i = 0; i < 100 && !externalId; i++) {
-      externalId = (await env.DB.prepare("SELECT external_id FROM messages WHERE id = ?").bind(sent.id).first<{ external_id: string | null }>())?.external_id ?? null;
-      if (!externalId) await new Promise((r) => setTimeout(r, 20));
-    }
+    const externalId = await until(
+      async () => (await env.DB.prepare("SELECT external_id FROM messages WHERE id = ?").bind(sent.id).first<{ external_id: string | null }>())?.external_id ?? null,
+      (id) => id !== null,
+      "the provider's id of the sent message",
+    );
     await deliverOk(
       envelope(phoneNumberId, {
         statuses: [

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:test";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import type { ImportUploadAnswer, JobAnswer } from "../../schema/api-types";
-import { activeCompanyId, call, countRows, expectError, expectInvalid, expectStatus, member, register, type Account } from "../test/helpers";
+import { activeCompanyId, call, countRows, expectError, expectInvalid, expectStatus, member, register, until, type Account } from "../test/helpers";
 import { chartFirstXlsx, contactRows, damageSheet, emptySharedStringXlsx, excelLikeXlsx, headerOnRow3Xlsx, workbookXlsx, xlsxOf, zipBombXlsx } from "../test/xlsx-fixtures";
 import { openXlsx, type XlsxRow } from "../lib/xlsx-reader";
 import { memorySource } from "../lib/zip-reader";
@@ -120,8 +120,7 @@ describe("POST /api/contacts/import and the import job", { timeout: 60_000 }, ()
     expect(report.rows[2]?.cells[3]).toBe("Duda");
 
     // Progress reached the hub, ending with the done state.
-    const deadline = Date.now() + 3000;
-    while (!hub.frames.some((f) => f.type === "job.updated" && f.job?.status === "done") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => hub.frames.some((f) => f.type === "job.updated" && f.job?.status === "done"), 3_000, "the done state on the hub");
     const updates = hub.frames.filter((f) => f.type === "job.updated").map((f) => f.job?.status);
     expect(updates).toContain("running");
     expect(updates[updates.length - 1]).toBe("done");

@@ -54,6 +54,13 @@ describe("/api/keywords", () => {
     await expectInvalid(await call("POST", "/api/keywords", { token: owner.token, body: { ...ok, flowId: newId() } }), "flowId", "invalid_id");
   });
 
+  it("a trigger without a flow says to choose one (flow_required), not an invalid identifier (issue 9)", async () => {
+    const owner = await register();
+    const ok = { name: "K", rules: [{ type: "is", words: ["x"] }] };
+    await expectInvalid(await call("POST", "/api/keywords", { token: owner.token, body: { ...ok, flowId: "" } }), "flowId", "flow_required");
+    await expectInvalid(await call("POST", "/api/keywords", { token: owner.token, body: { ...ok, flowId: "abc" } }), "flowId", "invalid_id");
+  });
+
   it("another company's trigger and flow answer 404 / 400", async () => {
     const owner = await register();
     const other = await register();

@@ -6,7 +6,9 @@
  * - GET /api/keywords → KeywordAnswer[] by name.
  * - POST /api/keywords {name, turnOn, rules: [{type: start_with|contains|is, words}], flowId} → 201 KeywordAnswer.
  * - GET /api/keywords/{id} → KeywordAnswer; PUT (same body) → KeywordAnswer; DELETE → 204.
- * 400 `flowId: invalid_id` for a flow that is not the company's.
+ * 400 `flowId: flow_required` when no flow is chosen (an empty id), `flowId: invalid_id` for a flow
+ * that is not the company's; 409 `name_in_use` naming `name` for a
+ * name another keyword of the company has, ignoring case.
  */
 import { Hono } from "hono";
 import { and, asc, eq } from "drizzle-orm";
@@ -21,6 +23,7 @@ import { now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
 import { existingFlowIds, presentKeyword } from "../lib/flows";
 import { newId } from "../lib/ids";
+import { assertNameFree, withNameIndex } from "../lib/unique-name";
 import { zv } from "../lib/validate";
 
 const idParam = z.object({ id: idSchema });
@@ -47,9 +50,10 @@ export const keywordsRoutes = new Hono<HonoEnv>()
     const input = c.req.valid("json");
     const companyId = c.var.company.id;
     await checkFlow(c.var.db, companyId, input.flowId);
+    await assertNameFree(c.var.db, keywords, companyId, input.name);
     const at = now();
     const row: KeywordRow = { id: newId(), companyId, name: input.name, turnOn: input.turnOn, rules: input.rules, flowId: input.flowId, createdMessages: 0, createdAt: at, updatedAt: at };
-    await c.var.db.insert(keywords).values(row);
+    await withNameIndex(() => c.var.db.insert(keywords).values(row));
     return c.json(presentKeyword(row), 201);
   })
   /** GET /api/keywords/{id} → KeywordAnswer. */
@@ -61,11 +65,14 @@ export const keywordsRoutes = new Hono<HonoEnv>()
     const companyId = c.var.company.id;
     const row = await findKeyword(db, companyId, c.req.valid("param").id);
     await checkFlow(db, companyId, input.flowId);
-    const [updated] = await db
-      .update(keywords)
-      .set({ name: input.name, turnOn: input.turnOn, rules: input.rules, flowId: input.flowId, updatedAt: now() })
-      .where(and(eq(keywords.id, row.id), eq(keywords.companyId, companyId)))
-      .returning();
+    await assertNameFree(db, keywords, companyId, input.name, { exceptId: row.id });
+    const [updated] = await withNameIndex(() =>
+      db
+        .update(keywords)
+        .set({ name: input.name, turnOn: input.turnOn, rules: input.rules, flowId: input.flowId, updatedAt: now() })
+        .where(and(eq(keywords.id, row.id), eq(keywords.companyId, companyId)))
+        .returning(),
+    );
     return c.json(presentKeyword(updated ?? row));
   })
   /** DELETE /api/keywords/{id} → 204. */

@@ -261,7 +261,7 @@ describe("GET /api/me/permissions", () => {
 describe("GET /api/me/invites", () => {
   it("lists the pending invites addressed to the user, with company and role names", async () => {
     const owner = await register({ companyName: "Mercado Azul" });
-    const role = await createRole(owner, ["tickets"], "Atendente");
+    const role = await createRole(owner, ["tickets"], "Suporte");
     const guest = await register();
     const sent = await invite(owner, guest.email, [role.id]);
     const list = await expectStatus<InviteAnswer[]>(await call("GET", "/api/me/invites", { token: guest.token }), 200);
@@ -270,7 +270,7 @@ describe("GET /api/me/invites", () => {
         id: sent.id,
         email: guest.email,
         status: "pending",
-        roles: [{ id: role.id, name: "Atendente" }],
+        roles: [{ id: role.id, name: "Suporte" }],
         company: { id: await activeCompanyId(owner.token), name: "Mercado Azul" },
         createdAt: expect.any(Number),
       },

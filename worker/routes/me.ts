@@ -7,7 +7,8 @@ import { and, desc, eq, isNull, notExists, or } from "drizzle-orm";
 import { z } from "zod";
 import { announcementSeen, announcements, companies, invites, members, users } from "../../schema";
 import { announcementSeenInput, changeActiveInput, changeStatusInput, verifyEmailInput } from "../../schema/validation/auth";
-import { nameSchema, phoneSchema } from "../../schema/validation/common";
+import { nameSchema } from "../../schema/validation/common";
+import { phoneSchema } from "../../schema/validation/phone";
 import type { HonoEnv } from "../middleware/context";
 import { loadMembership, requireUser } from "../middleware/auth";
 import { now } from "../lib/db";
@@ -17,6 +18,7 @@ import { presentInvites } from "../lib/invites";
 import { presentMe } from "../lib/present";
 import { clear, hit } from "../lib/rate-limit";
 import { sendVerificationCode, verifyEmail } from "../lib/accounts";
+import { localeFromHeader } from "../lib/mail-texts";
 import { hubOf } from "../lib/realtime";
 import { zv } from "../lib/validate";
 import { multipartBody } from "../lib/multipart";
@@ -82,7 +84,7 @@ export const me = new Hono<HonoEnv>()
   })
   /**
    * POST /api/me/verify-email/resend → 204: mails a new verification code (the previous one stops
-   * working). 409 `conflict` when the address is already verified; 429 `rate_limited` (Retry-After)
+   * working), in the `Accept-Language` the client sent (else the active company's language). 409 `conflict` when the address is already verified; 429 `rate_limited` (Retry-After)
    * more than once a minute or five times an hour.
    */
   .post("/verify-email/resend", async (c) => {
@@ -92,7 +94,7 @@ export const me = new Hono<HonoEnv>()
       { key: `verify-resend:minute:${user.id}`, max: 1, windowMs: 60 * 1000 },
       { key: `verify-resend:hour:${user.id}`, max: 5, windowMs: 60 * 60 * 1000 },
     ]);
-    await sendVerificationCode(c.env, c.var.db, user);
+    await sendVerificationCode(c.env, c.var.db, user, localeFromHeader(c.req.header("Accept-Language")));
     return c.body(null, 204);
   })
   /**

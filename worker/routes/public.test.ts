@@ -8,7 +8,7 @@ describe("public calls", () => {
 
   it("GET /api/runtime-settings answers the app name, franchise mode and primary colour", async () => {
     const body = await expectStatus<Record<string, unknown>>(await call("GET", "/api/runtime-settings"), 200);
-    expect(body).toEqual({ appName: "Conversa", franchiseMode: false, primaryColor: "#16a34a" });
+    expect(body).toEqual({ appName: "Conversa", franchiseMode: false, primaryColor: "#15803d" });
   });
 
   it("an unknown API route answers 404 in the error envelope", async () => {

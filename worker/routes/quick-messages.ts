@@ -7,7 +7,8 @@
  * - GET /api/quick-messages?search=&cursor=&limit= → `{results: QuickMessageAnswer[], cursor, total}`
  *   by name.
  * - POST /api/quick-messages: JSON `{name, text}` or multipart `{name, text, file?}` (file ≤ 100 MB)
- *   → 201 QuickMessageAnswer. 400 `text: required` when there is neither text nor file.
+ *   → 201 QuickMessageAnswer. 400 `text: required` when there is neither text nor file. The name is
+ *   the `/` shortcut: unique in the company, ignoring case (409 `name_in_use` naming `name`).
  * - GET /api/quick-messages/{id} → QuickMessageAnswer.
  * - PUT /api/quick-messages/{id}: the same, plus `removeMedia: "true"` (multipart) or
  *   `removeMedia: true` (JSON) to drop the attachment; a new file replaces it → QuickMessageAnswer.
@@ -34,6 +35,7 @@ import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, signedMediaUrl, storeMedia } from "../lib/media";
 import { zv } from "../lib/validate";
 import { readForm } from "../lib/multipart";
+import { assertNameFree, withNameIndex } from "../lib/unique-name";
 
 const idParam = z.object({ id: idSchema });
 
@@ -133,10 +135,11 @@ export const quickMessagesRoutes = new Hono<HonoEnv>()
     const body = await readBody(c);
     if (!body.text && !body.file) throw new AppError("validation_failed", "Invalid input: text.", { text: "required" });
     const companyId = c.var.company.id;
+    await assertNameFree(c.var.db, quickMessages, companyId, body.name);
     const at = now();
     const media = body.file ? await storeFile(c.env, companyId, body.file) : { mediaKey: null, mediaMime: null, mediaName: null, mediaSize: null };
     const row: QuickMessageRow = { id: newId(), companyId, name: body.name, text: body.text, ...media, createdAt: at, updatedAt: at };
-    await c.var.db.insert(quickMessages).values(row);
+    await withNameIndex(() => c.var.db.insert(quickMessages).values(row));
     return c.json(await present(c.env, row), 201);
   })
   /** PUT /api/quick-messages/{id} → QuickMessageAnswer. */
@@ -147,16 +150,19 @@ export const quickMessagesRoutes = new Hono<HonoEnv>()
     const body = await readBody(c);
     const keepMedia = !body.file && !body.removeMedia && existing.mediaKey !== null;
     if (!body.text && !body.file && !keepMedia) throw new AppError("validation_failed", "Invalid input: text.", { text: "required" });
+    await assertNameFree(db, quickMessages, companyId, body.name, { exceptId: existing.id });
     const media = body.file
       ? await storeFile(c.env, companyId, body.file)
       : body.removeMedia
         ? { mediaKey: null, mediaMime: null, mediaName: null, mediaSize: null }
         : { mediaKey: existing.mediaKey, mediaMime: existing.mediaMime, mediaName: existing.mediaName, mediaSize: existing.mediaSize };
-    const [updated] = await db
-      .update(quickMessages)
-      .set({ name: body.name, text: body.text, ...media, updatedAt: now() })
-      .where(and(eq(quickMessages.id, existing.id), eq(quickMessages.companyId, companyId)))
-      .returning();
+    const [updated] = await withNameIndex(() =>
+      db
+        .update(quickMessages)
+        .set({ name: body.name, text: body.text, ...media, updatedAt: now() })
+        .where(and(eq(quickMessages.id, existing.id), eq(quickMessages.companyId, companyId)))
+        .returning(),
+    );
     const oldKey = existing.mediaKey;
     if (oldKey && oldKey !== media.mediaKey) c.executionCtx.waitUntil(c.env.FILES.delete(oldKey).catch(() => undefined));
     return c.json(await present(c.env, updated ?? existing));

@@ -43,9 +43,10 @@ describe("GET /api/companies/roles", () => {
   it("lists the company's roles, Owner first then by name", async () => {
     const owner = await register();
     await createRole(owner, ["tickets"], "Zelador");
-    await createRole(owner, ["contacts"], "Atendente");
+    await createRole(owner, ["contacts"], "Caixa");
     const list = await expectStatus<RoleAnswer[]>(await call("GET", "/api/companies/roles", { token: owner.token }), 200);
-    expect(list.map((r) => r.name)).toEqual([OWNER, "Atendente", "Zelador"]);
+    // Administrador and Atendente are the starter roles of every new company (issue 9).
+    expect(list.map((r) => r.name)).toEqual([OWNER, "Administrador", "Atendente", "Caixa", "Zelador"]);
     expect(list[0]).toMatchObject({ isOwner: true });
     expect([...(list[0]?.permissions ?? [])].sort()).toEqual([...COMPANY_PERMISSIONS].sort());
   });
@@ -55,7 +56,7 @@ describe("GET /api/companies/roles", () => {
     const other = await register();
     await createRole(other, ["tickets"], "Só Deles");
     const list = await expectStatus<RoleAnswer[]>(await call("GET", "/api/companies/roles", { token: owner.token }), 200);
-    expect(list.map((r) => r.name)).toEqual([OWNER]);
+    expect(list.map((r) => r.name)).toEqual([OWNER, "Administrador", "Atendente"]);
   });
 
   it("a member with settings_members (to invite) may list", async () => {

@@ -37,6 +37,25 @@ function post(token: string, path: string, body?: unknown) {
   return call("POST", path, { token, ...(body === undefined ? {} : { body }) });
 }
 
+/** The text bodies the stand-in was asked to send to one number, in order. */
+async function sentTexts(phoneNumberId: string): Promise<string[]> {
+  return (await sentTo(phoneNumberId)).map((r) => {
+    const text = typeof r.body === "object" && r.body !== null ? r.body.text : null;
+    return typeof text === "object" && text !== null && "body" in text ? String(text.body) : "";
+  });
+}
+
+/**
+ * The positive control of a "nothing (more) was sent" check: a member sends `body` on the ticket.
+ * A ticket's sends leave its room one after another, so once the stand-in has this one, every send
+ * queued on the ticket before it has been made. Answers every text sent to the number, in order.
+ */
+async function sentThroughControl(token: string, ticketId: string, phoneNumberId: string, body = "controle"): Promise<string[]> {
+  await expectStatus(await post(token, `/api/tickets/${ticketId}/messages`, { type: "text", body }), 201);
+  await until(() => sentTexts(phoneNumberId), (texts) => texts.includes(body), `the control message "${body}"`);
+  return sentTexts(phoneNumberId);
+}
+
 describe("ticket lifecycle", () => {
   it("a new conversation opens a pending ticket and sends the connection's greeting", async () => {
     const owner = await register();
@@ -53,7 +72,7 @@ describe("ticket lifecycle", () => {
     ]);
     // A second message of the same conversation sends no second greeting.
     await customerWrites(owner.token, phoneNumberId, from, "Tudo bem?");
-    expect(await sentTo(phoneNumberId)).toHaveLength(1);
+    expect(await sentThroughControl(owner.token, ticket.id, phoneNumberId)).toEqual(["Olá! Em que podemos ajudar?", "controle"]);
   });
 
   it("without a greeting message nothing is sent on a new ticket", async () => {
@@ -61,7 +80,7 @@ describe("ticket lifecycle", () => {
     const { phoneNumberId } = await cloudConnection(owner.token);
     const ticket = await customerWrites(owner.token, phoneNumberId, uniqueWaId(), "Oi");
     expect((await ticketMessages(owner.token, ticket.id)).results.map((m) => m.direction)).toEqual(["in"]);
-    expect(await sentTo(phoneNumberId)).toHaveLength(0);
+    expect(await sentThroughControl(owner.token, ticket.id, phoneNumberId)).toEqual(["controle"]);
   });
 
   it("open assigns the ticket to the caller, transfer hands it to another member, close sends the farewell", async () => {
@@ -96,7 +115,7 @@ describe("ticket lifecycle", () => {
 
     // Closing again changes nothing and sends no second farewell.
     expect((await expectStatus<TicketAnswer>(await post(owner.token, `/api/tickets/${ticket.id}/close`), 200)).status).toBe("closed");
-    expect(await sentTo(phoneNumberId)).toHaveLength(1);
+    expect(await sentThroughControl(owner.token, ticket.id, phoneNumberId)).toEqual(["Obrigado pelo contato!", "controle"]);
   });
 
   it("a message after close opens a new pending ticket while the contact keeps its history", async () => {
@@ -208,8 +227,8 @@ describe("ticket lifecycle", () => {
     await expectInvalid(await post(owner.token, `/api/tickets/${a.id}/messages`, { type: "text", body: "x".repeat(4097) }), "body");
     await expectInvalid(await post(owner.token, `/api/tickets/${a.id}/messages`, { type: "text", body: "x", quotedId: fromB.id }), "quotedId");
     await expectStatus(await post(owner.token, `/api/tickets/${a.id}/messages`, "{not json"), 400);
-    expect(await sentTo(phoneNumberId)).toHaveLength(0);
     expect((await ticketMessages(owner.token, a.id)).results).toHaveLength(1);
+    expect(await sentThroughControl(owner.token, a.id, phoneNumberId)).toEqual(["controle"]);
   });
 });
 
@@ -294,7 +313,7 @@ describe("tenancy", () => {
     const untouched = await expectStatus<TicketAnswer>(await call("GET", `/api/tickets/${ticket.id}`, { token: a.token }), 200);
     expect(untouched).toMatchObject({ status: "pending", assignedMemberId: null, unreadCount: 1 });
     expect((await ticketMessages(a.token, ticket.id)).results).toHaveLength(1);
-    expect(await sentTo(phoneNumberId)).toHaveLength(0);
+    expect(await sentThroughControl(a.token, ticket.id, phoneNumberId)).toEqual(["controle"]);
   });
 
   it("a customer writing to two companies gets one contact and one ticket in each, invisible to the other", async () => {

@@ -77,6 +77,20 @@ export async function registerNumber(phoneNumberId: string, options: StandInNumb
 }
 
 /**
+ * POST /api/connections with `name`, or with `fallback` when no name is given: connection names are
+ * unique in a company (issue 9), so a company's second default-named connection becomes
+ * "<fallback> 2", "<fallback> 3", ...; a name given explicitly is sent once, as is.
+ */
+async function postNamed(token: string, name: string | undefined, fallback: string, body: Record<string, unknown>): Promise<Response> {
+  for (let n = 1; ; n++) {
+    const res = await call("POST", "/api/connections", { token, body: { ...body, name: name ?? (n === 1 ? fallback : `${fallback} ${n}`) } });
+    if (name !== undefined || res.status !== 409 || n >= 20) return res;
+    const answer = await res.clone().json<{ error?: { code?: string } }>();
+    if (answer.error?.code !== "name_in_use") return res;
+  }
+}
+
+/**
  * Creates a WhatsApp Cloud API connection in the caller's company, registering its number in the
  * Graph API stand-in first (ACCESS_TOKEN proves it) unless `register` is false.
  */
@@ -86,16 +100,12 @@ export async function cloudConnection(
 ): Promise<ConnectionAnswer & { phoneNumberId: string }> {
   const phoneNumberId = options.phoneNumberId ?? uniquePhoneNumberId();
   if (options.register !== false) await registerNumber(phoneNumberId);
-  const res = await call("POST", "/api/connections", {
-    token,
-    body: {
-      channel: "whatsapp-cloud",
-      name: options.name ?? "Loja",
-      phoneNumberId,
-      accessToken: ACCESS_TOKEN,
-      greetingMessage: options.greetingMessage ?? "",
-      farewellMessage: options.farewellMessage ?? "",
-    },
+  const res = await postNamed(token, options.name, "Loja", {
+    channel: "whatsapp-cloud",
+    phoneNumberId,
+    accessToken: ACCESS_TOKEN,
+    greetingMessage: options.greetingMessage ?? "",
+    farewellMessage: options.farewellMessage ?? "",
   });
   const answer = await expectStatus<ConnectionAnswer>(res, 201);
   return { ...answer, phoneNumberId };
@@ -269,10 +279,7 @@ export async function failNextSends(status: number, code: number, message: strin
 
 /** Creates a sandbox connection (DISCONNECTED until paired). */
 export async function sandboxConnection(token: string, options: { greetingMessage?: string; farewellMessage?: string; name?: string } = {}) {
-  const res = await call("POST", "/api/connections", {
-    token,
-    body: { channel: "sandbox", name: options.name ?? "Sandbox", greetingMessage: options.greetingMessage ?? "", farewellMessage: options.farewellMessage ?? "" },
-  });
+  const res = await postNamed(token, options.name, "Sandbox", { channel: "sandbox", greetingMessage: options.greetingMessage ?? "", farewellMessage: options.farewellMessage ?? "" });
   return expectStatus<ConnectionAnswer>(res, 201);
 }
 

@@ -9,3 +9,9 @@ declare namespace Cloudflare {
     SMTP_STANDIN_ORIGIN: string;
   }
 }
+
+// Vite's raw imports (a file's text), e.g. wrangler.toml in worker/durable-objects/retries.test.ts.
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

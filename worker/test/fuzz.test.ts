@@ -273,11 +273,14 @@ describe("fuzzing multipart bodies", () => {
     it(`${route}: fuzzed multipart never 5xx, one error envelope`, async () => {
       const entry = entryOf(route);
       const { bytes, type } = await encoded(entry.multipart!(A.ids));
+      // workerd's FormData cannot encode a field name or file name ending in a backslash (it throws
+      // before sending); raw and truncated bodies below cover bytes a FormData cannot make.
+      const encodable = (s: string) => !s.endsWith("\\");
       const field = fc.tuple(
-        fc.oneof(fc.constantFrom("file", "image", "name", "text", "type", "body", "timezone", "showAttendantName", "phone", "quotedId", "removeMedia"), fc.string({ maxLength: 20 })),
+        fc.oneof(fc.constantFrom("file", "image", "name", "text", "type", "body", "timezone", "showAttendantName", "phone", "quotedId", "removeMedia"), fc.string({ maxLength: 20 }).filter(encodable)),
         fc.oneof(
           nastyString.map((v): string | File => v),
-          fc.tuple(fc.uint8Array({ maxLength: 2_000 }), fc.string({ maxLength: 40 }), fc.constantFrom("", "image/png", "text/html", "image/svg+xml", "application/octet-stream", "x/y;;"))
+          fc.tuple(fc.uint8Array({ maxLength: 2_000 }), fc.string({ maxLength: 40 }).filter(encodable), fc.constantFrom("", "image/png", "text/html", "image/svg+xml", "application/octet-stream", "x/y;;"))
             .map(([data, name, mime]): string | File => new File([data], name, { type: mime })),
         ),
       );

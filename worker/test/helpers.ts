@@ -6,6 +6,7 @@ import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { CompanyAnswer, InviteAnswer, MeAnswer, RoleAnswer } from "../../schema/api-types";
 import type { CompanyPermission } from "../../schema/permissions";
+import { VERIFICATION_CODE_IN_MAIL } from "../lib/mail-texts";
 
 let counter = 0;
 
@@ -72,12 +73,14 @@ export async function register(
   return registered;
 }
 
-/** The 6-digit code of the newest verification mail to `address` (dev outbox). */
+/** The 6-digit code of the newest verification mail to `address` (dev outbox), in any locale. */
 export async function verificationCode(address: string): Promise<string> {
-  const mail = await mailTo(address, "verification code");
-  const code = /verification code is (\d{6})/.exec(mail.body_text)?.[1];
-  if (!code) throw new Error(`no verification code in ${JSON.stringify(mail.body_text)}`);
-  return code;
+  for (let i = 0; i < 50; i++) {
+    const code = VERIFICATION_CODE_IN_MAIL.exec((await lastMailTo(address))?.body_text ?? "")?.[1];
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no verification code mailed to ${address}: ${JSON.stringify((await lastMailTo(address))?.body_text)}`);
 }
 
 /** Verifies `account`'s e-mail with the code mailed to it (POST /api/me/verify-email). */
@@ -195,6 +198,19 @@ export async function eventually(check: () => Promise<boolean>, what: string): P
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`timed out waiting for: ${what}`);
+}
+
+/**
+ * Polls `condition` every 20 ms until it is true, for at most `timeoutMs` (default 5 s), instead of
+ * a fixed sleep; throws naming `what` when it never becomes true.
+ */
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = "a condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** A valid 1×1 PNG. */

@@ -282,7 +282,7 @@ export const ROUTES: Record<string, RouteEntry> = {
   "GET /api/flows/:id": { access: perm("flow"), params: id("flow") },
   "PUT /api/flows/:id": { access: perm("flow"), params: id("flow"), body: () => ({ name: "Renamed flow", draft: flowDoc([{ id: "t", type: "text", data: { message: "Olá" } }], [["start", "next", "t"]]) }) },
   "POST /api/flows/:id/publish": { access: perm("flow"), params: id("flow") },
-  "POST /api/flows/:id/duplicate": { access: perm("flow"), params: id("flow") },
+  "POST /api/flows/:id/duplicate": { access: perm("flow"), params: id("flow"), body: () => ({ name: "Copy" }) },
   "POST /api/flows/:id/move": { access: perm("flow"), params: id("flow"), body: (ids) => ({ folderId: ids.folder }) },
   "DELETE /api/flows/:id": { access: perm("flow"), params: id("flow"), destructive: true },
   "POST /api/flows/:id/media": { access: perm("flow"), params: id("flow"), multipart: () => fileForm(pngFile("banner.png")) },

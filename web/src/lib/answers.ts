@@ -6,7 +6,6 @@
 import { z } from "zod";
 import type {
   AnnouncementAnswer,
-  CompanyAnswer,
   CrmBoardColumn,
   CrmCardAnswer,
   CrmColumnAnswer,
@@ -24,72 +23,21 @@ import type {
   JobProgress,
   TagAnswer,
   InviteAnswer,
-  MeAnswer,
   MemberAnswer,
   RoleAnswer,
-  RuntimeSettings,
   RejectedEventPage,
 } from "../../../schema/api-types";
 import { COMPANY_PERMISSIONS } from "../../../schema/permissions";
-import { API_KEY_SCOPES } from "../../../schema/api-keys";
+import { API_KEY_SCOPES, CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES, FLOW_TYPES, KEYWORD_RULE_TYPES } from "../../../schema/enums";
 import type { ApiKeyAnswer, ApiKeyCreatedAnswer } from "../../../schema/validation/api-keys";
 import type { MessageAnswer, ReferralAnswer, RoomEvent, TicketAnswer } from "../../../schema/realtime";
 import type { MessageStatus, MessageType, TicketStatus } from "../../../schema/tickets";
 import type { Json } from "../../../schema/columns";
-import type { TokenAnswer } from "../../../schema/validation/auth";
-import { CUSTOM_FIELD_KINDS, CUSTOM_FIELD_TYPES } from "../../../schema/custom-fields";
-import { isImportTarget } from "../../../schema/validation/jobs";
-import type { DefaultFlowsAnswer, FlowMediaAnswer, FlowRunAnswer, FlowStatsAnswer, FlowSummary, FolderAnswer, KeywordAnswer, PublishAnswer, SharedFlowAnswer, ShareRefusal } from "../../../schema/flow-api";
-import { FLOW_TYPES } from "../../../schema/flow-builders";
-import { KEYWORD_RULE_TYPES } from "../../../schema/keywords";
-import { parseFlow, type FlowDocument } from "../../../schema/flows";
+import { isImportTarget } from "../../../schema/validation/import-targets";
+import type { DefaultFlowsAnswer, FlowMediaAnswer, FlowRunAnswer, FlowStatsAnswer, FlowSummary, FlowTriggersAnswer, FolderAnswer, KeywordAnswer, PublishAnswer, SharedFlowAnswer, ShareRefusal } from "../../../schema/flow-api";
+import type { FlowDocument } from "../../../schema/flows";
 
-/** POST /api/login, /api/register, /api/reset-password → {token}. */
-export const tokenAnswer: z.ZodType<TokenAnswer> = z.object({ token: z.string().min(1) });
-
-/** POST /api/forgot-password → {ok: true}. */
-export const okAnswer = z.object({ ok: z.literal(true) });
-
-/** GET /api/me, PUT /api/me/change-active, PUT /api/user/change-status → MeAnswer. */
-export const meAnswer: z.ZodType<MeAnswer> = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  phone: z.string().nullable(),
-  image: z.string().nullable(),
-  status: z.enum(["online", "offline"]),
-  activeCompany: z.string().nullable(),
-  emailVerified: z.boolean(),
-});
-
-/** GET /api/me/permissions → permission names. */
-export const permissionsAnswer = z.array(z.string());
-
-/** GET /api/companies/active, POST /api/companies/active-code → CompanyAnswer. */
-export const companyAnswer: z.ZodType<CompanyAnswer> = z.object({
-  id: z.string(),
-  name: z.string(),
-  image: z.string().nullable(),
-  timezone: z.string(),
-  language: z.string(),
-  showAttendantName: z.boolean(),
-  apiKeyHint: z.string().nullable(),
-  whatsappNumber: z.string().nullable(),
-  owner: z.string(),
-  plan: z.enum(["trial", "monthly", "semiannual", "yearly", "lifetime"]),
-  paymentStatus: z.enum(["trial", "paid", "pending", "unpaid"]),
-  dueDate: z.number(),
-  disconnected: z.array(z.object({ id: z.string(), name: z.string(), type: z.string() })),
-  activated: z.boolean(),
-  subscriptionValid: z.boolean(),
-});
-
-/** One entry of GET /api/companies. */
-export type CompanySummary = { id: string; name: string; image: string | null };
-/** GET /api/companies → CompanySummary[] (extra keys such as `active` are dropped). */
-export const companyList: z.ZodType<CompanySummary[]> = z.array(
-  z.object({ id: z.string(), name: z.string(), image: z.string().nullable() }),
-);
+export * from "./answers-core";
 
 /** One entry of GET /api/me/invites. */
 export const inviteAnswer: z.ZodType<InviteAnswer> = z.object({
@@ -141,22 +89,6 @@ export const announcementList: z.ZodType<{ results: AnnouncementAnswer[] }> = z.
   results: z.array(
     z.object({ id: z.string(), title: z.string(), body: z.string(), url: z.string().nullable(), createdAt: z.number() }),
   ),
-});
-
-/** GET /api/runtime-settings → RuntimeSettings. */
-export const runtimeSettings: z.ZodType<RuntimeSettings> = z.object({
-  appName: z.string(),
-  franchiseMode: z.boolean(),
-  primaryColor: z.string(),
-});
-
-/** GET /api/infos: the franchise's branding (spec §3 "Franchise info"). */
-export type FranchiseInfo = { name: string | null; logo: string | null; favicon: string | null };
-/** GET /api/infos → FranchiseInfo; unexpected fields degrade to null. */
-export const franchiseInfo: z.ZodType<FranchiseInfo> = z.object({
-  name: z.string().nullable().catch(null),
-  logo: z.string().nullable().catch(null),
-  favicon: z.string().nullable().catch(null),
 });
 
 // ---- Chat centre (schema/realtime.ts) -------------------------------------------------------
@@ -521,16 +453,9 @@ export const contactOptionPage: z.ZodType<{ results: ContactOption[]; total: num
 
 // ---------------------------------------------------------------------------------------------
 // Flow builder (issue 5; .tmp/flows-api.md, schema/flow-api.ts): folders, builders, sharing, stats,
-// keywords, default flows per connection, runs. Drafts are parsed with schema/flows `parseFlow`.
+// keywords, default flows per connection, runs. The parsers of drafts (schema/flows `parseFlow`) are
+// in ./flow-answers.ts, so pages without the flow editor do not load the flow schema (issue 9).
 // ---------------------------------------------------------------------------------------------
-
-/** A flow document as answered: migrated and checked by `parseFlow` (an unreadable draft fails the answer). */
-const flowDocumentAnswer: z.ZodType<FlowDocument, unknown> = z.unknown().transform((value, ctx) => {
-  const parsed = parseFlow(value);
-  if (parsed.ok) return parsed.flow;
-  ctx.addIssue({ code: "custom", message: parsed.problems[0]?.message ?? "invalid_document" });
-  return z.NEVER;
-});
 
 /** GET/POST/PUT /api/folders, GET /api/folders/{id}/path entries. */
 export const folderAnswer: z.ZodType<FolderAnswer> = z.object({
@@ -543,7 +468,8 @@ export const folderAnswer: z.ZodType<FolderAnswer> = z.object({
 /** GET /api/folders, GET /api/folders/{id}/path → FolderAnswer[]. */
 export const folderList: z.ZodType<FolderAnswer[]> = z.array(folderAnswer);
 
-const flowSummaryShape = {
+/** Fields of a listed builder, shared with the detail parsers of ./flow-answers.ts. */
+export const flowSummaryShape = {
   id: z.string(),
   name: z.string(),
   folderId: z.string().nullable(),
@@ -564,7 +490,7 @@ export const flowSummaryList: z.ZodType<FlowSummary[]> = z.array(flowSummary);
 
 /** One problem of validateFlow as the API reports it (the editor recomputes its own with the same code). */
 export type FlowProblemAnswer = { severity: "error" | "incomplete" | "warning"; code: string; message: string; nodeId?: string; edgeId?: string; path?: string; detail?: string };
-const flowProblemAnswer: z.ZodType<FlowProblemAnswer> = z.object({
+export const flowProblemAnswer: z.ZodType<FlowProblemAnswer> = z.object({
   severity: z.enum(["error", "incomplete", "warning"]),
   code: z.string(),
   message: z.string(),
@@ -575,9 +501,13 @@ const flowProblemAnswer: z.ZodType<FlowProblemAnswer> = z.object({
 });
 
 /** A builder with its parsed draft and the server's problems (schema/flow-api.ts FlowAnswer). */
-export type FlowDetail = FlowSummary & { draft: FlowDocument; problems: FlowProblemAnswer[] };
-/** GET/POST/PUT /api/flows/{id}, duplicate, move, clone → FlowDetail. */
-export const flowAnswer: z.ZodType<FlowDetail, unknown> = z.object({ ...flowSummaryShape, draft: flowDocumentAnswer, problems: z.array(flowProblemAnswer) });
+export type FlowDetail = FlowSummary & { draft: FlowDocument; problems: FlowProblemAnswer[]; triggers?: FlowTriggersAnswer };
+/** GET /api/flows/{id} `triggers`: what starts the flow (keywords, connections' default-flow slots). */
+export const flowTriggersAnswer: z.ZodType<FlowTriggersAnswer, unknown> = z.object({
+  keywords: z.array(z.object({ id: z.string(), name: z.string(), turnOn: z.boolean(), words: z.array(z.string()) })),
+  connections: z.array(z.object({ id: z.string(), name: z.string(), slots: z.array(z.enum(["default", "media", "campaign", "story"])) })),
+});
+/* flowAnswer (GET/POST/PUT /api/flows/{id}, …) is in ./flow-answers.ts: it parses drafts with schema/flows. */
 
 /** POST /api/flows/{id}/publish → the frozen version. */
 export const publishAnswer: z.ZodType<PublishAnswer> = z.object({ version: z.number(), publishedAt: z.number() });
@@ -596,13 +526,7 @@ export const SHARE_REFUSALS = ["share_inactive", "clone_inactive", "company_not_
 
 /** GET /api/share-flow/{id} → the shared builder, its company, its parsed draft, and whether the caller may clone it. */
 export type SharedFlowDetail = Omit<SharedFlowAnswer, "draft"> & { draft: FlowDocument };
-/** Parses a SharedFlowDetail. */
-export const sharedFlowAnswer: z.ZodType<SharedFlowDetail, unknown> = z.object({
-  flow: z.object({ ...flowSummaryShape, companyName: z.string() }),
-  draft: flowDocumentAnswer,
-  canClone: z.boolean(),
-  reason: z.enum(SHARE_REFUSALS).optional(),
-});
+/* sharedFlowAnswer (parses a SharedFlowDetail) is in ./flow-answers.ts: it parses drafts with schema/flows. */
 
 /** A keyword trigger (GET/POST/PUT /api/keywords). */
 export const keywordAnswer: z.ZodType<KeywordAnswer> = z.object({
@@ -642,6 +566,7 @@ export const flowRunAnswer: z.ZodType<FlowRunAnswer> = z.object({
   waitingFor: z.enum(["reply", "timer", "http"]).nullable(),
   since: z.number().nullable(),
   error: z.object({ code: z.string(), message: z.string(), nodeId: z.string().nullable() }).nullable(),
+  warnings: z.array(z.object({ at: z.number(), nodeId: z.string().nullable(), code: z.string(), message: z.string() })),
 });
 /** GET /api/contacts/{id}/runs → FlowRunAnswer[] newest first. */
 export const flowRunList: z.ZodType<FlowRunAnswer[]> = z.array(flowRunAnswer);

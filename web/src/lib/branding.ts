@@ -4,7 +4,7 @@
  * off); the favicon follows the franchise; the primary colour becomes the `--primary` CSS variable.
  */
 import { queryOptions } from "@tanstack/react-query";
-import { franchiseInfo, runtimeSettings, type FranchiseInfo } from "./answers";
+import { franchiseInfo, runtimeSettings, type FranchiseInfo } from "./answers-core";
 import type { RuntimeSettings } from "../../../schema/api-types";
 import { api } from "./session";
 
@@ -43,6 +43,25 @@ export function luminance(hex: string): number | null {
   return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
 }
 
+/** Dark text used on light brand colours (the foreground token of the light theme). */
+const DARK_TEXT = "#111827";
+
+/** WCAG 2 contrast ratio of two relative luminances (1 to 21). */
+function contrastRatio(a: number, b: number): number {
+  const [light, dark] = a > b ? [a, b] : [b, a];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/**
+ * The text colour for a background of luminance `lum`: white or dark, whichever contrasts more
+ * (WCAG 2.1 §1.4.3 asks 4.5:1 for text), so a franchise's brand colour never yields unreadable
+ * buttons.
+ */
+export function foregroundFor(lum: number): string {
+  const dark = luminance(DARK_TEXT) ?? 0;
+  return contrastRatio(lum, 1) >= contrastRatio(lum, dark) ? "#ffffff" : DARK_TEXT;
+}
+
 /** Applies title, favicon and primary colour to the document. */
 export function applyBranding(settings: RuntimeSettings, franchise: FranchiseInfo | null): void {
   document.title = franchise?.name || settings.appName;
@@ -50,7 +69,7 @@ export function applyBranding(settings: RuntimeSettings, franchise: FranchiseInf
   if (lum !== null) {
     const root = document.documentElement.style;
     root.setProperty("--primary", settings.primaryColor);
-    root.setProperty("--primary-foreground", lum > 0.45 ? "#111827" : "#ffffff");
+    root.setProperty("--primary-foreground", foregroundFor(lum));
   }
   if (franchise?.favicon) {
     const link = document.querySelector<HTMLLinkElement>("link#app-favicon");

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { i18n } from "@lingui/core";
 import { ApiError } from "./api";
-import { errorMessage, fieldErrorMessage, KNOWN_FIELD_CODES } from "./error-messages";
+import { errorMessage, fieldErrorMessage, isNotFound, KNOWN_FIELD_CODES } from "./error-messages";
+import { keywordInput } from "../../../schema/validation/flows";
 import { SUCCESS_MESSAGES } from "./notify";
 import { activateLocale } from "./i18n";
 
@@ -43,6 +44,29 @@ describe("server error codes → spec §8 messages", () => {
     for (const code of codes) expect(KNOWN_FIELD_CODES, code).toContain(code);
     expect(i18n._(fieldErrorMessage("password_too_short"))).toBe("The password must be at least 8 characters long.");
     expect(i18n._(fieldErrorMessage("something_new"))).toBe("Invalid value.");
+  });
+
+  it("a keyword without a flow says 'Choose a flow.', not 'Invalid identifier.' (issue 9)", () => {
+    const parsed = keywordInput.safeParse({ name: "K", turnOn: true, rules: [{ type: "is", words: ["oi"] }], flowId: "" });
+    expect(parsed.success).toBe(false);
+    const issue = parsed.error?.issues.find((entry) => entry.path.join(".") === "flowId");
+    expect(issue?.message).toBe("flow_required");
+    expect(i18n._(fieldErrorMessage(issue?.message))).toBe("Choose a flow.");
+  });
+
+  it("is the one table: shared-flow refusals and the sandbox pairing wording come from it (issue 9)", () => {
+    expect(i18n._(fieldErrorMessage("share_inactive"))).toBe("This flow is no longer shared.");
+    expect(i18n._(fieldErrorMessage("company_not_allowed"))).toBe("Your company is not among the companies allowed to clone this flow.");
+    expect(text(err(400, "validation_failed", { code: "invalid_code" }), "pairing")).toBe("The code is not valid or has expired. Check the code on the Connections screen and try again.");
+    expect(text(err(429, "rate_limited", {}, 2), "pairing")).toBe("Too many attempts. Try again in 2 seconds.");
+  });
+
+  it("tells a missing resource (404, or a path id that is no id) from a failed load (issue 9)", () => {
+    expect(isNotFound(err(404, "not_found"))).toBe(true);
+    expect(isNotFound(err(400, "validation_failed", { id: "invalid_id" }))).toBe(true);
+    expect(isNotFound(err(400, "validation_failed", { name: "required" }))).toBe(false);
+    expect(isNotFound(err(500, "internal"))).toBe(false);
+    expect(isNotFound(new TypeError("Failed to fetch"))).toBe(false);
   });
 
   it("offers the spec's success messages", () => {

@@ -9,7 +9,7 @@ import { msg, plural } from "@lingui/core/macro";
 import { isApiError } from "./api";
 
 /** Which screen the error happened on (chooses the spec's screen-specific wording). */
-export type ErrorContext = "default" | "login" | "register" | "reset";
+export type ErrorContext = "default" | "login" | "register" | "reset" | "pairing";
 
 const CODE_MESSAGES: Record<string, MessageDescriptor> = {
   invalid_credentials: msg`Unable to log in. Check your credentials and try again.`,
@@ -52,10 +52,24 @@ export function errorMessage(error: unknown, context: ErrorContext = "default"):
     case "reset":
       if (error.code === "validation_failed" && !("token" in error.fields)) break;
       return msg`Unable to recover password. Check and try again.`;
+    case "pairing":
+      // The sandbox phone's code entry: a wrong or expired code has its own wording.
+      if (error.code === "validation_failed") return msg`The code is not valid or has expired. Check the code on the Connections screen and try again.`;
+      break;
     default:
       break;
   }
   return CODE_MESSAGES[error.code] ?? DEFAULT_MESSAGE;
+}
+
+/**
+ * Whether a failed read means "there is nothing at this address": a 404, or the 400 the API gives
+ * for a path id that is not an id at all (`fields.id: invalid_id`, e.g. /flows/whatever). Screens
+ * show the app's not-found page for these, never "check your connection" (issue 9).
+ */
+export function isNotFound(error: unknown): boolean {
+  if (!isApiError(error)) return false;
+  return error.status === 404 || (error.status === 400 && error.fields.id === "invalid_id");
 }
 
 const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
@@ -67,6 +81,7 @@ const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
   invalid_phone: msg`Enter a valid phone number with area code.`,
   too_long: msg`This value is too long.`,
   invalid_id: msg`Invalid identifier.`,
+  flow_required: msg`Choose a flow.`,
   invalid_timezone: msg`Choose a valid time zone.`,
   roles_required: msg`Choose at least one role.`,
   invalid_code: msg`Invalid code. Check the 6 digits and try again.`,
@@ -139,6 +154,10 @@ const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
   duplicate_scope: msg`Each permission may be chosen once.`,
   header_row_empty: msg`This row is empty. Choose the row that holds the column names.`,
   file_missing: msg`The uploaded file is no longer available. Upload it again.`,
+  // Shared flows: `fields.reason` of a refused preview or clone (schema/flow-api.ts ShareRefusal)
+  share_inactive: msg`This flow is no longer shared.`,
+  clone_inactive: msg`The owner does not allow cloning this flow.`,
+  company_not_allowed: msg`Your company is not among the companies allowed to clone this flow.`,
 };
 
 /** The message under a field for a field code (client zod issue or server `fields` entry). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fieldInputError, formatDocument, formatFieldValue, formatRelative, inputTypeOf, toDatetimeLocal, toInputValue } from "./field-values";
+import { viewerTimeZone } from "./dates";
 
 describe("field values", () => {
   const pt = { locale: "pt-BR", timeZone: "America/Sao_Paulo" };
@@ -8,8 +9,10 @@ describe("field values", () => {
     expect(formatFieldValue("number", "1234.5", pt)).toBe("1.234,5");
     expect(formatFieldValue("number", "1234.5", { ...pt, locale: "en-US" })).toBe("1,234.5");
     expect(formatFieldValue("date", "2024-03-09", { ...pt, locale: "en-US" })).toBe("Mar 9, 2024");
-    expect(formatFieldValue("datetime", "1704067200000", { locale: "en-US", timeZone: "America/Sao_Paulo" })).toBe("Dec 31, 2023, 9:00 PM");
-    expect(formatFieldValue("datetime", "1704067200000", { locale: "en-US", timeZone: "Not/AZone" })).toBe("Jan 1, 2024, 12:00 AM");
+    // A datetime is the company's wall clock, naming the company's zone when the viewer is elsewhere.
+    const named = (text: string, zone: string, offset: string) => (viewerTimeZone() === zone ? text : `${text} (${offset})`);
+    expect(formatFieldValue("datetime", "1704067200000", { locale: "en-US", timeZone: "America/Sao_Paulo" })).toBe(named("Dec 31, 2023, 9:00 PM", "America/Sao_Paulo", "GMT-03:00"));
+    expect(formatFieldValue("datetime", "1704067200000", { locale: "en-US", timeZone: "Not/AZone" })).toMatch(/^Jan 1, 2024, 12:00 AM( \(GMT\))?$/);
     expect(formatFieldValue("document", "52998224725", pt)).toBe("529.982.247-25");
     expect(formatFieldValue("text", null, pt)).toBe("");
     expect(formatFieldValue("number", "n/a", pt)).toBe("n/a");

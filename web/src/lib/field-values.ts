@@ -1,12 +1,14 @@
 /**
  * Custom field values on screen (issue 4 "Values are typed"): stored values are normalised text
  * (numbers as decimal text, dates `YYYY-MM-DD`, datetimes ms UTC as text, documents compact); they
- * are shown in the user's language and, for datetimes, in the company's time zone. Form inputs use
+ * are shown in the user's language and, for datetimes, in the company's time zone (named when it is
+ * not the viewer's). Moments (formatMoment) are in the viewer's zone, as everywhere in the app. Form inputs use
  * the browser's typed inputs; a `datetime-local` value is a wall-clock time which the worker reads
  * in the company's time zone.
  */
 import type { CustomFieldType } from "../../../schema/custom-fields";
 import { documentKind, normalizeFieldValue } from "../../../schema/validation/contacts";
+import { formatCompanyDateTime, formatDateTime } from "./dates";
 
 /** How values are shown: the user's locale and the company's time zone. */
 export type ValueFormat = { locale: string; timeZone: string };
@@ -60,9 +62,10 @@ export function formatFieldValue(type: CustomFieldType, value: string | null | u
       return new Intl.DateTimeFormat(format.locale, { dateStyle: "medium", timeZone: "UTC" }).format(at);
     }
     case "datetime": {
+      // Typed as the company's wall-clock time, so shown in its zone, naming it when not the viewer's.
       const ms = Number(value);
       if (!Number.isFinite(ms)) return value;
-      return new Intl.DateTimeFormat(format.locale, { dateStyle: "medium", timeStyle: "short", timeZone: safeZone(format.timeZone) }).format(ms);
+      return formatCompanyDateTime(ms, safeZone(format.timeZone), { locale: format.locale });
     }
     case "document":
       return formatDocument(value);
@@ -71,9 +74,12 @@ export function formatFieldValue(type: CustomFieldType, value: string | null | u
   }
 }
 
-/** A moment (ms UTC) shown in the company's time zone, date and time. */
+/**
+ * A moment (ms UTC: a contact's creation, a message, a run) as date and time in the viewer's time
+ * zone, like every moment the app shows (web/src/lib/dates.ts); `format.timeZone` is not used.
+ */
 export function formatMoment(ms: number, format: ValueFormat): string {
-  return new Intl.DateTimeFormat(format.locale, { dateStyle: "medium", timeStyle: "short", timeZone: safeZone(format.timeZone) }).format(ms);
+  return formatDateTime(ms, { locale: format.locale });
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -113,24 +119,5 @@ export function fieldInputError(type: CustomFieldType, raw: string, timeZone: st
   return result.ok ? null : result.reason;
 }
 
-const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
-  ["year", 365 * 24 * 3600_000],
-  ["month", 30 * 24 * 3600_000],
-  ["week", 7 * 24 * 3600_000],
-  ["day", 24 * 3600_000],
-  ["hour", 3600_000],
-  ["minute", 60_000],
-];
-
-/**
- * A moment (ms UTC) relative to `now` in the locale's words ("5 minutes ago", "há 2 horas"): the
- * largest unit that fits, seconds under a minute shown as "now".
- */
-export function formatRelative(ms: number, now: number, locale: string): string {
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
-  const diff = ms - now;
-  for (const [unit, size] of RELATIVE_UNITS) {
-    if (Math.abs(diff) >= size) return format.format(Math.trunc(diff / size), unit);
-  }
-  return format.format(0, "second");
-}
+/** formatRelative lives in ./relative-time.ts (no schema imports, so the app shell can use it cheaply). */
+export { formatRelative } from "./relative-time";

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useLingui } from "@lingui/react/macro";
 import { TriangleAlert } from "lucide-react";
@@ -6,8 +7,10 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { errorMessage } from "@/lib/error-messages";
 import { BareLayout } from "../layouts/plain-layouts";
-import { NotInCompanyPage } from "./not-in-company";
 import { NotFoundPage } from "./not-found";
+
+/** Loaded only when shown: it brings the invites list and the account menu, which /login does not need. */
+const NotInCompanyPage = lazy(() => import("./not-in-company").then((module) => ({ default: module.NotInCompanyPage })));
 
 /**
  * The router's error screen: the not-in-company screen when a guard found no company, the 404
@@ -18,7 +21,11 @@ export function RootErrorPage() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
     if (error.status === 403 && typeof error.data === "object" && error.data !== null && "code" in error.data && error.data.code === "no_company") {
-      return <NotInCompanyPage />;
+      return (
+        <Suspense fallback={null}>
+          <NotInCompanyPage />
+        </Suspense>
+      );
     }
     if (error.status === 404) return <NotFoundPage />;
   }

@@ -4,8 +4,9 @@
  */
 import { z } from "zod";
 import { api } from "@/lib/session";
-import { okAnswer, tokenAnswer } from "@/lib/answers";
-import type { forgotPasswordInput, loginInput, registerInput, resetPasswordInput, TokenAnswer } from "../../../../../schema/validation/auth";
+import { okAnswer, tokenAnswer } from "@/lib/answers-core";
+import type { forgotPasswordInput, loginInput, resetPasswordInput, TokenAnswer } from "../../../../../schema/validation/auth";
+import type { registerInput } from "../../../../../schema/validation/register";
 
 /** POST /api/login → {token}. */
 export function login(body: z.output<typeof loginInput>): Promise<TokenAnswer> {

@@ -7,7 +7,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { startSession } from "@/lib/session";
-import { registerInput } from "../../../../../schema/validation/auth";
+import { registerInput } from "../../../../../schema/validation/register";
 import { register } from "../api/auth-api";
 import { useServerErrors } from "../hooks/use-server-errors";
 import { AuthCard } from "./auth-card";

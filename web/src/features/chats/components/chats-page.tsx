@@ -4,7 +4,7 @@
  * right. On narrow screens the list and the conversation are separate views, and the contact panel
  * slides over.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
@@ -16,6 +16,7 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/
 import { Skeleton } from "@/components/ui/skeleton";
 import { isApiError } from "@/lib/api";
 import { cn } from "@/lib/utils";
+import { useDocumentTop } from "@/lib/use-document-top";
 import { useMe } from "@/features/session/hooks/use-session";
 import type { TicketAnswer } from "../../../../../schema/realtime";
 import { chatKeys, ticketQuery } from "../api/chats-api";
@@ -25,6 +26,9 @@ import { flattenTickets, type TicketFilters, type TicketPages, type TicketStatus
 import { ContactPanel } from "./contact-panel";
 import { ConversationView } from "./conversation-view";
 import { TicketList } from "./ticket-list";
+
+/** Windows at least this wide show the contact panel beside the conversation from the start. */
+const WIDE_PANEL_QUERY = "(min-width: 96rem)";
 
 /** Search waits this long after the last key (ms). */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -79,7 +83,8 @@ export function ChatsPage() {
   const [searchText, setSearchText] = useState("");
   const search = useDebounced(searchText.trim(), SEARCH_DEBOUNCE_MS);
   const filters: TicketFilters = { type, status, search };
-  const [contactOpen, setContactOpen] = useState(true);
+  // The side panel starts open only where the conversation keeps room for its header (≥ 96rem).
+  const [contactOpen, setContactOpen] = useState(() => typeof window !== "undefined" && window.matchMedia(WIDE_PANEL_QUERY).matches);
   const [contactSheet, setContactSheet] = useState(false);
 
   const fromLists = useTicketFromLists(selectedId);
@@ -105,11 +110,19 @@ export function ChatsPage() {
     else setContactSheet(true);
   };
 
+  const rootRef = useRef<HTMLDivElement>(null);
+  const top = useDocumentTop(rootRef);
+
   const notFound = ticket.isError && isApiError(ticket.error) && ticket.error.status === 404;
 
   return (
-    <div className="-mx-4 -my-4 flex h-[calc(100dvh-3.5rem)] min-h-[28rem] overflow-hidden border-y bg-background sm:mx-0 sm:my-0 sm:h-[calc(100dvh-6.5rem)] sm:rounded-xl sm:border">
-      <div className={cn("w-full shrink-0 border-r md:flex md:w-80 lg:w-96", selectedId ? "hidden" : "flex", "flex-col")}>
+    <div
+      ref={rootRef}
+      style={top === null ? undefined : { height: `calc(100dvh - ${top}px - var(--chats-bottom))` }}
+      className="-mx-4 -my-4 flex h-[calc(100dvh-3.5rem)] min-h-[24rem] overflow-hidden border-y bg-background [--chats-bottom:0px] sm:mx-0 sm:my-0 sm:h-[calc(100dvh-6.5rem)] sm:rounded-xl sm:border sm:[--chats-bottom:1.5rem]"
+      data-testid="chats-screen"
+    >
+      <div className={cn("w-full min-w-0 shrink-0 border-r md:flex md:w-72 xl:w-80 2xl:w-96", selectedId ? "hidden" : "flex", "flex-col")}>
         <TicketList
           filters={filters}
           searchText={searchText}
@@ -140,7 +153,7 @@ export function ChatsPage() {
               onToggleContact={toggleContact}
             />
             {contactOpen ? (
-              <div className="hidden w-72 shrink-0 border-l xl:flex">
+              <div className="hidden w-72 shrink-0 border-l xl:flex" data-testid="contact-panel">
                 <ContactPanel ticket={ticket.data} onClose={() => setContactOpen(false)} />
               </div>
             ) : null}

@@ -177,7 +177,7 @@ export function Composer({ ticketId, contactId = null, quoted, onClearQuote, onS
   };
 
   return (
-    <div className="relative border-t bg-background p-2 sm:p-3">
+    <div className="relative shrink-0 border-t bg-background p-2 sm:p-3" data-testid="composer">
       {slash.popup}
       {notice ? <p className="mb-2 px-1 text-xs text-muted-foreground">{notice}</p> : null}
       {quoted ? (
@@ -246,7 +246,7 @@ export function Composer({ ticketId, contactId = null, quoted, onClearQuote, onS
             data-testid="chat-composer"
             placeholder={file ? t`Add a caption…` : t`Type a message… (Enter sends, Shift+Enter for a new line)`}
             className={cn(
-              "max-h-[200px] min-h-9 flex-1 resize-none rounded-md border border-input bg-background px-3 py-2 text-sm leading-5 outline-none placeholder:text-muted-foreground focus-visible:ring-2 focus-visible:ring-ring/60",
+              "max-h-[200px] min-h-9 flex-1 resize-none rounded-md border border-input bg-background px-3 py-2 text-sm leading-5 outline-none placeholder:truncate placeholder:text-muted-foreground focus-visible:ring-2 focus-visible:ring-ring/60",
             )}
           />
           {recorder.supported && !canSend ? (

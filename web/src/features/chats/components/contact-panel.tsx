@@ -15,14 +15,14 @@ import { ReferralCard } from "@/components/referral-card";
 
 function Row({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
-    <div className="flex items-start gap-3 text-sm">
-      <span className="mt-0.5 text-muted-foreground [&_svg]:size-4" aria-hidden>
-        {icon}
-      </span>
-      <div className="min-w-0">
-        <dt className="text-xs text-muted-foreground">{label}</dt>
-        <dd className="break-words">{children}</dd>
-      </div>
+    <div className="relative min-w-0 pl-7 text-sm">
+      <dt className="text-xs text-muted-foreground">
+        <span className="absolute top-0.5 left-0 [&_svg]:size-4" aria-hidden>
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="break-words">{children}</dd>
     </div>
   );
 }

@@ -21,6 +21,7 @@ import { MessageBubble } from "./message-bubble";
 import { StatusBadge } from "./status-badge";
 import { TicketActions } from "./ticket-actions";
 import { formatPhone } from "@/lib/phone";
+import { formatDate, formatTime, formatWeekday } from "@/lib/dates";
 
 /** Props of {@link ConversationView}. */
 export type ConversationViewProps = {
@@ -40,7 +41,9 @@ function DaySeparator({ at }: { at: number }) {
       ? t`Today`
       : kind === "yesterday"
         ? t`Yesterday`
-        : new Intl.DateTimeFormat(i18n.locale, kind === "week" ? { weekday: "long" } : { day: "numeric", month: "long", year: "numeric" }).format(at);
+        : kind === "week"
+          ? formatWeekday(at, { locale: i18n.locale })
+          : formatDate(at, { locale: i18n.locale });
   return (
     <div className="sticky top-1 z-10 my-3 flex justify-center" role="separator" aria-label={label}>
       <span className="rounded-full border bg-background/90 px-3 py-0.5 text-xs font-medium text-muted-foreground shadow-xs backdrop-blur">{label}</span>
@@ -68,7 +71,7 @@ export function ConversationView({ ticket, viewer, senderName, onBack, onGone, o
   const scrollerRef = useRef<HTMLDivElement>(null);
   const topRef = useRef<HTMLDivElement>(null);
   const [awayFromBottom, setAwayFromBottom] = useState(false);
-  const timeFormat = useMemo(() => new Intl.DateTimeFormat(i18n.locale, { hour: "2-digit", minute: "2-digit" }), [i18n.locale]);
+  const timeFormat = useMemo(() => ({ format: (at: number) => formatTime(at, { locale: i18n.locale }) }), [i18n.locale]);
   const groups = useMemo(() => groupByDay(conversation.messages), [conversation.messages]);
 
   useEffect(() => setQuoted(null), [ticket.id]);
@@ -109,16 +112,16 @@ export function ConversationView({ ticket, viewer, senderName, onBack, onGone, o
 
   return (
     <section className="flex h-full min-w-0 flex-1 flex-col" aria-label={t`Conversation with ${ticket.contact.name}`}>
-      <header className="flex items-center gap-2 border-b px-2 py-2 sm:px-3">
+      <header className="@container flex shrink-0 items-center gap-2 border-b px-2 py-2 sm:px-3" data-testid="ticket-header">
         <Button variant="ghost" size="icon" className="md:hidden" onClick={onBack} aria-label={t`Back to conversations`}>
           <ArrowLeft />
         </Button>
-        <button type="button" onClick={onToggleContact} className="flex min-w-0 flex-1 items-center gap-3 rounded-md text-left outline-none focus-visible:ring-2 focus-visible:ring-ring" aria-label={t`Contact details`}>
-          <Avatar name={ticket.contact.name} src={ticket.contact.image} className="size-9" />
-          <span className="min-w-0">
-            <span className="flex items-center gap-2">
-              <span className="truncate font-semibold">{ticket.contact.name}</span>
-              <StatusBadge status={ticket.status} />
+        <button type="button" onClick={onToggleContact} className="flex min-w-0 flex-1 items-center gap-3 rounded-md text-left outline-none focus-visible:ring-2 focus-visible:ring-ring" title={t`Contact details`}>
+          <Avatar name={ticket.contact.name} src={ticket.contact.image} className="size-9 shrink-0" />
+          <span className="min-w-0 flex-1">
+            <span className="flex min-w-0 items-center gap-2">
+              <span className="min-w-0 truncate font-semibold" data-testid="ticket-header-name">{ticket.contact.name}</span>
+              <StatusBadge status={ticket.status} className="hidden @md:inline-flex" />
               {ticket.referral ? (
                 <span className="hidden shrink-0 items-center gap-1 rounded-full bg-muted px-2 py-0.5 text-[11px] text-muted-foreground sm:inline-flex" title={ticket.referral.headline ?? undefined}>
                   <Megaphone className="size-3" aria-hidden />
@@ -138,7 +141,7 @@ export function ConversationView({ ticket, viewer, senderName, onBack, onGone, o
           </span>
         </button>
         <TicketActions ticket={ticket} viewer={viewer} onGone={onGone} />
-        <Button variant="ghost" size="icon" className="hidden xl:inline-flex" onClick={onToggleContact} aria-label={t`Toggle contact details`}>
+        <Button variant="ghost" size="icon" className="hidden shrink-0 xl:inline-flex" onClick={onToggleContact} aria-label={t`Toggle contact details`} data-testid="ticket-contact-toggle">
           <PanelRightOpen />
         </Button>
       </header>

@@ -75,7 +75,7 @@ export function StartFlowDialog({ ticketId, open, onOpenChange }: { ticketId: st
           </Button>
           <Button onClick={() => chosen && start.mutate(chosen)} disabled={!chosen || start.isPending} data-testid="start-flow-confirm">
             {start.isPending ? <Spinner /> : null}
-            {t`Start`}
+            {t({ message: "Start", context: "verb", comment: "Button: start the chosen flow on this ticket now (an action, not the Start block)." })}
           </Button>
         </DialogFooter>
       </DialogContent>

@@ -13,8 +13,8 @@ export function StatusBadge({ status, className }: { status: TicketStatus; class
       variant="outline"
       className={cn(
         "shrink-0 border-transparent px-1.5 py-0 text-[10px] uppercase",
-        status === "pending" && "bg-amber-500/15 text-amber-700 dark:text-amber-300",
-        status === "open" && "bg-emerald-500/15 text-emerald-700 dark:text-emerald-300",
+        status === "pending" && "bg-amber-500/15 text-amber-800 dark:text-amber-200",
+        status === "open" && "bg-emerald-500/15 text-emerald-800 dark:text-emerald-200",
         status === "closed" && "bg-muted text-muted-foreground",
         className,
       )}

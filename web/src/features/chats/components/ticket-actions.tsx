@@ -6,10 +6,11 @@
 import { useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
-import { ArrowRightLeft, CheckCircle2, Inbox, RotateCcw, Search, Workflow } from "lucide-react";
+import { ArrowRightLeft, CheckCircle2, Inbox, MoreHorizontal, RotateCcw, Search, Workflow } from "lucide-react";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -107,7 +108,11 @@ function MemberPicker({ ticket, viewer, open, onOpenChange, onGone }: ActionsPro
   );
 }
 
-/** The header's action buttons for a ticket. */
+/**
+ * The header's action buttons for a ticket. Sized by the header's width (a CSS container, see
+ * ConversationView), not the window's: Accept/Reopen always stay inline (labelled from 28rem);
+ * Start a flow, Transfer and Close are inline from 36rem and otherwise sit in a "More actions" menu.
+ */
 export function TicketActions({ ticket, viewer, onGone }: ActionsProps) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
@@ -125,32 +130,57 @@ export function TicketActions({ ticket, viewer, onGone }: ActionsProps) {
   });
   const opening = act.isPending && act.variables === "open";
   return (
-    <div className="flex items-center gap-1">
+    <div className="flex shrink-0 items-center gap-1">
       {ticket.status === "pending" ? (
         <Button size="sm" onClick={() => act.mutate("open")} disabled={act.isPending} aria-label={t`Accept ticket`} data-testid="ticket-accept">
           {opening ? <Spinner /> : <Inbox />}
-          <span className="hidden sm:inline">{t`Accept`}</span>
+          <span className="hidden @md:inline">{t`Accept`}</span>
         </Button>
       ) : null}
       {ticket.status === "closed" ? (
         <Button size="sm" variant="outline" onClick={() => act.mutate("open")} disabled={act.isPending} aria-label={t`Reopen ticket`} data-testid="ticket-reopen">
           {opening ? <Spinner /> : <RotateCcw />}
-          <span className="hidden sm:inline">{t`Reopen`}</span>
+          <span className="hidden @md:inline">{t`Reopen`}</span>
         </Button>
       ) : (
         <>
-          <Button size="sm" variant="outline" onClick={() => setFlowOpen(true)} disabled={act.isPending} aria-label={t`Start a flow`} data-testid="ticket-start-flow">
-            <Workflow />
-            <span className="hidden lg:inline">{t`Start a flow`}</span>
-          </Button>
-          <Button size="sm" variant="outline" onClick={() => setTransferOpen(true)} disabled={act.isPending} aria-label={t`Transfer ticket`} data-testid="ticket-transfer">
-            <ArrowRightLeft />
-            <span className="hidden md:inline">{t`Transfer`}</span>
-          </Button>
-          <Button size="sm" variant="outline" onClick={() => setCloseOpen(true)} disabled={act.isPending} aria-label={t`Close ticket`} data-testid="ticket-close">
-            <CheckCircle2 />
-            <span className="hidden md:inline">{t`Close`}</span>
-          </Button>
+          {/* Wide header: the secondary actions inline (labelled when there is room). */}
+          <div className="hidden items-center gap-1 @xl:flex">
+            <Button size="sm" variant="outline" onClick={() => setFlowOpen(true)} disabled={act.isPending} aria-label={t`Start a flow`} data-testid="ticket-start-flow">
+              <Workflow />
+              <span className="hidden @4xl:inline">{t`Start a flow`}</span>
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => setTransferOpen(true)} disabled={act.isPending} aria-label={t`Transfer ticket`} data-testid="ticket-transfer">
+              <ArrowRightLeft />
+              <span className="hidden @3xl:inline">{t`Transfer`}</span>
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => setCloseOpen(true)} disabled={act.isPending} aria-label={t`Close ticket`} data-testid="ticket-close">
+              <CheckCircle2 />
+              <span className="hidden @3xl:inline">{t`Close`}</span>
+            </Button>
+          </div>
+          {/* Narrow header: the same actions in a menu, so the contact's name keeps its room. */}
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button size="icon" variant="ghost" className="@xl:hidden" disabled={act.isPending} aria-label={t`More actions`} data-testid="ticket-more">
+                <MoreHorizontal />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent>
+              <DropdownMenuItem onSelect={() => setFlowOpen(true)} data-testid="ticket-menu-start-flow">
+                <Workflow aria-hidden />
+                {t`Start a flow`}
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => setTransferOpen(true)} data-testid="ticket-menu-transfer">
+                <ArrowRightLeft aria-hidden />
+                {t`Transfer ticket`}
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => setCloseOpen(true)} data-testid="ticket-menu-close">
+                <CheckCircle2 aria-hidden />
+                {t`Close ticket`}
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
         </>
       )}
       {flowOpen ? <StartFlowDialog ticketId={ticket.id} open={flowOpen} onOpenChange={setFlowOpen} /> : null}

@@ -6,6 +6,7 @@
 import type { MessageAnswer } from "../../../../../schema/realtime";
 import type { MessageStatus } from "../../../../../schema/tickets";
 import type { MessagePage } from "@/lib/answers";
+import { dayKey as zonedDayKey } from "@/lib/dates";
 
 /** Paged conversation data as react-query's infinite query keeps it: page 0 is the newest. */
 export type MessagePages = { pages: MessagePage[]; pageParams: unknown[] };
@@ -186,10 +187,9 @@ export function tickOf(message: Pick<MessageAnswer, "direction" | "status">): Ti
 /** One day of the conversation. `day` is YYYY-MM-DD in the time zone used. */
 export type DayGroup<T> = { day: string; at: number; messages: T[] };
 
-/** The calendar day (YYYY-MM-DD) of a time in a time zone (the browser's when omitted). */
+/** The calendar day (YYYY-MM-DD) of a time in a time zone (the viewer's when omitted; web/src/lib/dates.ts). */
 export function dayKey(at: number, timeZone?: string): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+  return zonedDayKey(at, timeZone);
 }
 
 /** Groups messages (already in order) by calendar day, for the day separators. */

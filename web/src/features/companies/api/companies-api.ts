@@ -5,7 +5,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/session";
 import { isApiError } from "@/lib/api";
-import { companyAnswer, companyList, meAnswer } from "@/lib/answers";
+import { companyAnswer, companyList, meAnswer } from "@/lib/answers-core";
 import type { CompanyAnswer, MeAnswer } from "../../../../../schema/api-types";
 
 /** Query keys of the companies feature. */

@@ -30,9 +30,13 @@ export function CompanySwitcher({ onSwitched }: { onSwitched: () => void }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" className="w-full justify-between gap-2 px-2" aria-label={t`Switch company`}>
+        <Button variant="outline" className="w-full justify-between gap-2 px-2" title={t`Switch company`}>
           <span className="flex min-w-0 items-center gap-2">
-            {current ? <Avatar name={current.name} src={current.image} className="size-6" /> : <Building2 />}
+            {/* The name read out holds the visible company name (WCAG 2.5.3 "label in name"). */}
+            <span aria-hidden className="contents">
+              {current ? <Avatar name={current.name} src={current.image} className="size-6" /> : <Building2 />}
+            </span>
+            <span className="sr-only">{t`Switch company`}: </span>
             <span className="truncate">{current?.name ?? t`No company`}</span>
           </span>
           {change.isPending ? <Spinner /> : <ChevronsUpDown className="opacity-60" />}

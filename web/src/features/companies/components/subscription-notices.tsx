@@ -2,6 +2,7 @@ import { useLingui } from "@lingui/react/macro";
 import { CalendarClock, CreditCard } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import type { CompanyAnswer } from "../../../../../schema/api-types";
+import { formatDate } from "@/lib/dates";
 
 /** Days before the due date when the expiry warning appears. */
 export const EXPIRY_WARNING_DAYS = 7;
@@ -19,7 +20,7 @@ export function expiresSoon(company: Pick<CompanyAnswer, "dueDate" | "plan">, no
  */
 export function SubscriptionNotices({ company }: { company: CompanyAnswer }) {
   const { t, i18n } = useLingui();
-  const date = new Intl.DateTimeFormat(i18n.locale, { dateStyle: "long" }).format(new Date(company.dueDate));
+  const date = formatDate(company.dueDate, { locale: i18n.locale });
   return (
     <>
       {company.paymentStatus === "pending" ? (

@@ -1,7 +1,8 @@
 /**
  * The shell's connection warning (spec §8 Connection, §4 "Connection"): while the active company's
  * `disconnected` list is not empty, 'Connection lost. Go to the Connections page to reconnect.' with
- * a link to /connections. The company hub's `connection.updated` events refresh the company, so the
+ * a link to /connections ('Not paired yet…' when every entry is a connection never paired). The
+ * company hub's `connection.updated` events refresh the company, so the
  * warning appears and disappears live.
  */
 import { Link } from "react-router";
@@ -12,6 +13,7 @@ import { Alert } from "@/components/ui/alert";
 import { useHubEvents } from "@/lib/realtime";
 import { companyKeys } from "@/features/companies/api/companies-api";
 import type { CompanyAnswer } from "../../../../../schema/api-types";
+import { disconnectedState } from "../lib/disconnected";
 
 /** The warning, shown while `company.disconnected` has entries (renders nothing otherwise). */
 export function ConnectionLostNotice({ company, canOpenConnections }: { company: CompanyAnswer; canOpenConnections: boolean }) {
@@ -23,12 +25,13 @@ export function ConnectionLostNotice({ company, canOpenConnections }: { company:
     },
     () => void queryClient.invalidateQueries({ queryKey: companyKeys.active() }),
   );
-  if (company.disconnected.length === 0) return null;
+  const state = disconnectedState(company.disconnected);
+  if (state === null) return null;
   return (
-    <Alert variant="warning" data-testid="connection-lost">
+    <Alert variant="warning" data-testid="connection-lost" data-state={state}>
       <Unplug />
       <p className="flex flex-wrap items-center gap-x-2">
-        <span>{t`Connection lost. Go to the Connections page to reconnect.`}</span>
+        <span>{state === "lost" ? t`Connection lost. Go to the Connections page to reconnect.` : t`Not paired yet. Go to the Connections page to pair it.`}</span>
         {canOpenConnections ? (
           <Link to="/connections" className="font-medium underline underline-offset-4">
             {t`Open Connections`}

@@ -17,6 +17,8 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
+import { useQuery } from "@tanstack/react-query";
+import { activeCompanyQuery } from "@/features/companies/api/companies-api";
 import { errorMessage } from "@/lib/error-messages";
 import { cn } from "@/lib/utils";
 import type { Connection } from "../api/connections-api";
@@ -35,13 +37,16 @@ export const CHANNEL_LABELS: Record<Connection["channel"], MessageDescriptor> = 
   instagram: msg`Instagram`,
 };
 
-function StatusBadge({ connected }: { connected: boolean }) {
+function StatusBadge({ connected, id }: { connected: boolean; id: string }) {
   const { t } = useLingui();
+  // The active company's disconnected list tells a connection never paired from a lost one.
+  const company = useQuery(activeCompanyQuery());
+  const neverPaired = !connected && (company.data?.disconnected.some((entry) => entry.id === id && entry.neverPaired) ?? false);
   return (
     <Badge
       variant="outline"
       data-testid="connection-status"
-      data-status={connected ? "connected" : "disconnected"}
+      data-status={connected ? "connected" : neverPaired ? "unpaired" : "disconnected"}
       className={cn(
         connected
           ? "border-green-600/30 bg-green-600/10 text-green-700 dark:text-green-400"
@@ -49,7 +54,7 @@ function StatusBadge({ connected }: { connected: boolean }) {
       )}
     >
       <span className={cn("size-1.5 rounded-full", connected ? "bg-green-600 dark:bg-green-400" : "bg-destructive")} aria-hidden />
-      {connected ? t`Connected` : t`Disconnected`}
+      {connected ? t`Connected` : neverPaired ? t`Not paired yet` : t`Disconnected`}
     </Badge>
   );
 }
@@ -86,7 +91,7 @@ function ConnectionRow({
         <div className="grid min-w-0 gap-1">
           <div className="flex flex-wrap items-center gap-2">
             <span className="truncate font-medium">{name}</span>
-            <StatusBadge connected={connected} />
+            <StatusBadge connected={connected} id={connection.id} />
             {cloud && connection.displayPhoneNumber ? <QualityBadge rating={connection.qualityRating} /> : null}
           </div>
           <div className="flex flex-wrap gap-x-3 text-sm text-muted-foreground">

@@ -7,6 +7,7 @@
 import { useState } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { Download, X } from "lucide-react";
@@ -20,6 +21,7 @@ import { notifyError } from "@/lib/notify";
 import { api } from "@/lib/session";
 import type { RejectedEventAnswer } from "../../../../../schema/api-types";
 import type { Connection } from "../api/connections-api";
+import { formatPreciseDateTime } from "@/lib/dates";
 
 /** Labels of the reason codes the worker records (worker/channels/types.ts RejectReason). */
 const REASON_LABELS: Record<string, MessageDescriptor> = {
@@ -64,8 +66,7 @@ function EventRow({ connectionId, event }: { connectionId: string; event: Reject
   const { t, i18n } = useLingui();
   const [pending, setPending] = useState(false);
   const label = REASON_LABELS[event.reason];
-  const when = i18n.date(new Date(event.receivedAt), { dateStyle: "short", timeStyle: "medium" });
-  const size = i18n.number(event.size);
+  const when = formatPreciseDateTime(event.receivedAt, { locale: i18n.locale });
   return (
     <li className="grid gap-1 border-b px-4 py-3 last:border-b-0">
       <div className="flex items-start justify-between gap-2">
@@ -73,7 +74,7 @@ function EventRow({ connectionId, event }: { connectionId: string; event: Reject
           <p className="text-sm font-medium">{label ? i18n._(label) : event.reason}</p>
           <p className="text-xs break-words text-muted-foreground">{event.detail}</p>
           <p className="text-xs text-muted-foreground">
-            <time dateTime={new Date(event.receivedAt).toISOString()}>{when}</time> · {t`${size} bytes`}
+            <time dateTime={new Date(event.receivedAt).toISOString()}>{when}</time> · {countText(i18n, "bytes", event.size)}
           </p>
         </div>
         <Button

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { Tag, Tags, Trash2, X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -58,7 +59,7 @@ export function BulkActions({
   return (
     <div role="region" aria-label={t`Bulk actions`} className="flex flex-wrap items-center gap-2 rounded-md border bg-muted/50 px-3 py-2">
       <p className="mr-auto text-sm font-medium" aria-live="polite">
-        {t`${shown} selected`}
+        {countText(i18n, "contactsSelected", count, { shown })}
       </p>
       {canTag ? (
         <>
@@ -83,7 +84,7 @@ export function BulkActions({
       <Dialog open={tagging !== null} onOpenChange={(open) => (open || bulk.isPending ? undefined : setTagging(null))}>
         <DialogContent>
           <DialogHeader>
-            <DialogTitle>{tagging === "untag" ? t`Remove tags from ${shown} contacts` : t`Add tags to ${shown} contacts`}</DialogTitle>
+            <DialogTitle>{countText(i18n, tagging === "untag" ? "removeTagsFrom" : "addTagsTo", count, { shown })}</DialogTitle>
             <DialogDescription>{t`Choose one or more tags.`}</DialogDescription>
           </DialogHeader>
           <div className="grid gap-1.5">
@@ -112,7 +113,7 @@ export function BulkActions({
       <ConfirmDialog
         open={deleting}
         onOpenChange={setDeleting}
-        title={t`Delete ${shown} contacts?`}
+        title={countText(i18n, "deleteContacts", count, { shown })}
         description={t`Their tickets and messages are deleted too. This cannot be undone.`}
         confirmLabel={t`Delete contacts`}
         pending={bulk.isPending}

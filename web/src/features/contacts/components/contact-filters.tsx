@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { Columns3, ListFilter, Plus, Search, X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuLabel, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
@@ -89,7 +90,7 @@ export function ContactFilters({
   columnLabel: ColumnLabel;
   onToggleColumn: (column: ColumnId, shown: boolean) => void;
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [fieldsOpen, setFieldsOpen] = useState(false);
   const filterable = filterableFields(fields);
   const searchTooLong = !isSearchValid(filter.search);
@@ -128,7 +129,7 @@ export function ContactFilters({
         placeholder={t`Filter by tag`}
         searchLabel={t`Search tags`}
         emptyText={t`No tag found.`}
-        renderValue={(chosen) => (chosen.length === 1 ? chosen[0]?.label : t`${chosen.length} tags`)}
+        renderValue={(chosen) => (chosen.length === 1 ? chosen[0]?.label : countText(i18n, "tags", chosen.length))}
       />
       {filterable.length ? (
         <Popover open={fieldsOpen} onOpenChange={setFieldsOpen}>

@@ -15,6 +15,7 @@ import { fieldDisplayName } from "@/features/registers/lib/labels";
 import type { ContactAnswer, CustomFieldAnswer, TagAnswer } from "../../../../../schema/api-types";
 import { useSaveContact } from "../hooks/use-contacts";
 import { buildContactWrite, contactFormDefaults, contactFormSchema, editableFields, type ContactFormValues } from "../lib/contact-form";
+import { formatTimeZone } from "@/lib/dates";
 
 /** What the sheet edits: a new contact or an existing one. */
 export type ContactSheetTarget = { kind: "new" } | { kind: "edit"; contact: ContactAnswer };
@@ -40,6 +41,7 @@ function ContactForm({
   const computed = fields.filter((field) => field.kind === "user" && field.formula !== null);
   const initial = useMemo(() => contactFormDefaults(contact, fields, timeZone), [contact, fields, timeZone]);
   const schema = useMemo(() => contactFormSchema(fields, timeZone), [fields, timeZone]);
+  const zoneLabel = formatTimeZone(timeZone, { locale: i18n.locale });
   const form = useForm<ContactFormValues>({ resolver: zodResolver(schema), defaultValues: initial });
   const { errors } = form.formState;
   const tagOptions = tags.map((tag) => ({ value: tag.id, label: tag.name, color: tag.color }));
@@ -99,6 +101,8 @@ function ContactForm({
           ) : null}
           {editable.map((field) => {
             const type = inputTypeOf(field.type);
+            // The zone by name and offset, never its id (issue 9); named like the message's placeholder.
+            const timeZone = zoneLabel;
             return (
               <FormField
                 key={field.id}

@@ -84,6 +84,18 @@ function RunItem({ run, format, canOpenFlow, onStop }: { run: FlowRunAnswer; for
           <span className="break-words">{errorText}</span>
         </p>
       ) : null}
+      {run.warnings.length > 0 ? (
+        <ul className="grid gap-1 text-xs text-amber-700 dark:text-amber-300" aria-label={t`Warnings of this run`}>
+          {run.warnings.map((warning, i) => (
+            <li key={`${i}-${warning.at}`} className="flex gap-1.5" data-testid="run-warning">
+              <CircleAlert className="mt-0.5 size-3 shrink-0" aria-hidden />
+              <span className="break-words" title={warning.message}>
+                {warning.code === "effect_failed" ? t`A step kept failing and was skipped.` : warning.message}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {isRunActive(run) ? (
         <div>
           <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" onClick={onStop} aria-label={t`Stop the flow ${flowName}`}>

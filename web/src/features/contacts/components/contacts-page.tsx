@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { Download, Plus, Upload, UsersRound } from "lucide-react";
@@ -199,7 +200,7 @@ export function ContactsPage() {
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">{t`Contacts`}</h1>
           <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="contacts-total">
-            {list.isPending ? t`Loading…` : filtering ? t`${totalText} contacts match` : t`${totalText} contacts`}
+            {list.isPending ? t`Loading…` : countText(i18n, filtering ? "contactsMatch" : "contacts", total, { shown: totalText })}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -238,9 +239,9 @@ export function ContactsPage() {
       ) : null}
       {allLoadedSelected && !allMatching && total > contacts.length ? (
         <p className="text-sm">
-          {t`All ${contacts.length} loaded contacts are selected.`}{" "}
+          {countText(i18n, "loadedContactsSelected", contacts.length)}{" "}
           <Button variant="link" className="h-auto p-0" onClick={() => setAllMatching(true)}>
-            {t`Select all ${totalText} contacts`}
+            {countText(i18n, "selectAllContacts", total, { shown: totalText })}
           </Button>
         </p>
       ) : null}
@@ -354,7 +355,7 @@ export function ContactsPage() {
                   {t`Load more`}
                 </Button>
               ) : (
-                <p className="text-xs text-muted-foreground">{t`All ${contacts.length} contacts shown.`}</p>
+                <p className="text-xs text-muted-foreground">{countText(i18n, "allContactsShown", contacts.length)}</p>
               )}
             </div>
           </div>

@@ -9,6 +9,7 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { CircleAlert, CircleCheck, Download, FileSpreadsheet } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -315,8 +316,6 @@ function RunStep({ jobId, onClose }: { jobId: string; onClose: () => void }) {
     );
   }
 
-  const imported = i18n.number(importedCount(data));
-  const refused = i18n.number(data.errors);
   const failure = jobFailureMessage(data);
   return (
     <div className="grid gap-4">
@@ -336,7 +335,7 @@ function RunStep({ jobId, onClose }: { jobId: string; onClose: () => void }) {
           <CircleCheck />
           <div className="grid gap-1">
             <p className="font-medium">{t`Contacts imported.`}</p>
-            <p>{data.errors ? t`${imported} imported, ${refused} refused.` : t`${imported} imported.`}</p>
+            <p>{countText(i18n, data.errors ? "importedRefused" : "imported", importedCount(data), { refused: data.errors })}</p>
           </div>
         </Alert>
       ) : null}

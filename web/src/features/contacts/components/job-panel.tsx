@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { CircleAlert, CircleCheck, Download, X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -36,9 +37,7 @@ export function JobPanel({ jobId, onDismiss }: { jobId: string; onDismiss: () =>
     if (data.type !== "import") return;
     void queryClient.invalidateQueries({ queryKey: contactKeys.all });
     if (data.status === "done") {
-      const imported = i18n.number(importedCount(data));
-      const refused = i18n.number(data.errors);
-      notifySuccess("contactsImported", data.errors ? t`${imported} imported, ${refused} refused.` : t`${imported} imported.`);
+      notifySuccess("contactsImported", countText(i18n, data.errors ? "importedRefused" : "imported", importedCount(data), { refused: data.errors }));
     }
   }, [data, i18n, queryClient, t]);
 
@@ -56,9 +55,6 @@ export function JobPanel({ jobId, onDismiss }: { jobId: string; onDismiss: () =>
         : isImport
           ? t`Importing contacts…`
           : t`Exporting contacts…`;
-  const imported = data ? i18n.number(importedCount(data)) : "";
-  const refused = data ? i18n.number(data.errors) : "";
-  const exported = data ? i18n.number(data.processed) : "";
 
   return (
     <Card role="region" aria-label={isImport ? t`Contact import` : t`Contact export`} className="grid gap-3 p-4">
@@ -77,7 +73,7 @@ export function JobPanel({ jobId, onDismiss }: { jobId: string; onDismiss: () =>
       {data?.status === "done" ? (
         <div className="flex flex-wrap items-center gap-3 text-sm">
           <span className="text-muted-foreground">
-            {isImport ? (data.errors ? t`${imported} imported, ${refused} refused.` : t`${imported} imported.`) : t`${exported} contacts exported.`}
+            {isImport ? countText(i18n, data.errors ? "importedRefused" : "imported", importedCount(data), { refused: data.errors }) : countText(i18n, "contactsExported", data.processed)}
           </span>
           {isImport && data.reportUrl ? (
             <Button asChild variant="outline" size="sm">

@@ -8,7 +8,8 @@
 import { z } from "zod";
 import { fieldInputError, toInputValue } from "@/lib/field-values";
 import type { ContactAnswer, CustomFieldAnswer } from "../../../../../schema/api-types";
-import { emailSchema, phoneSchema } from "../../../../../schema/validation/common";
+import { emailSchema } from "../../../../../schema/validation/common";
+import { phoneSchema } from "../../../../../schema/validation/phone";
 import { contactNameSchema, documentSchema } from "../../../../../schema/validation/contacts";
 import type { ContactWrite } from "../api/contacts-api";
 

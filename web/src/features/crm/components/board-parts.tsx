@@ -1,6 +1,6 @@
 /**
- * The pieces of the CRM board: a contact's card and a column, each sortable with dnd-kit (drag
- * handles are buttons, so mouse, touch and keyboard — Space to lift, arrows to move, Space to drop,
+ * The pieces of the CRM board: a contact's card and a column, each sortable with dnd-kit (a card's
+ * handle is a button stretched over its whole body, a column's a grip button in its header, so mouse, touch and keyboard — Space to lift, arrows to move, Space to drop,
  * Escape to cancel — all work), plus plain versions for the drag overlay. Read-only viewers get
  * neither handles nor menus.
  */
@@ -71,13 +71,17 @@ export type SortableCardProps = {
   canManage: boolean;
   onMoveTo: (columnId: string) => void;
   onRemove: () => void;
+  /** Opens the contact (a click or tap on the card that did not become a drag). */
+  onOpen: () => void;
 };
 
 /**
- * A contact's card ("Contact {name}"): avatar or initials, name, phone and tags. Managers drag it
- * by its handle ("Move contact {name}") or use its menu to move it to a column or off the board.
+ * A contact's card: avatar or initials, name, phone and tags. Managers drag it by its whole body
+ * ("Move contact {name}": mouse after 5 px, a finger after a 250 ms hold, Space/Enter on the
+ * focused card — see ../lib/sensors) or use its menu to move it to a column or off the board; a
+ * click or tap that does not become a drag opens the contact.
  */
-export function SortableCard({ card, columns, canManage, onMoveTo, onRemove }: SortableCardProps) {
+export function SortableCard({ card, columns, canManage, onMoveTo, onRemove, onOpen }: SortableCardProps) {
   const { t } = useLingui();
   const name = card.name;
   const sortable = useSortable({ id: cardDragId(card.id), disabled: !canManage, attributes: { roleDescription: t`draggable card` } });
@@ -85,28 +89,28 @@ export function SortableCard({ card, columns, canManage, onMoveTo, onRemove }: S
   const others = columns.filter((column) => column.id !== card.columnId);
   return (
     <li ref={sortable.setNodeRef} style={style} className={cn(sortable.isDragging && "opacity-40")}>
-      <article aria-label={t`Contact ${name}`} data-testid="crm-card" className={cardClass}>
+      <article aria-label={t`Contact ${name}`} data-testid="crm-card" className={cn(cardClass, "relative")}>
         <CardBody
           card={card}
           handle={
-            canManage ? (
-              <button
-                type="button"
-                ref={sortable.setActivatorNodeRef}
-                {...sortable.attributes}
-                {...sortable.listeners}
-                aria-label={t`Move contact ${name}`}
-                className="-ml-1 flex h-8 w-5 shrink-0 cursor-grab touch-none items-center justify-center rounded text-muted-foreground outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring active:cursor-grabbing"
-              >
-                <GripVertical className="size-4" aria-hidden />
-              </button>
-            ) : null
+            <button
+              type="button"
+              ref={canManage ? sortable.setActivatorNodeRef : undefined}
+              {...(canManage ? sortable.attributes : {})}
+              {...(canManage ? sortable.listeners : {})}
+              onClick={onOpen}
+              aria-label={canManage ? t`Move contact ${name}` : t`Open contact ${name}`}
+              className={cn(
+                "absolute inset-0 rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-ring",
+                canManage ? "cursor-grab touch-manipulation active:cursor-grabbing" : "cursor-pointer",
+              )}
+            />
           }
           menu={
             canManage ? (
               <DropdownMenu>
                 <DropdownMenuTrigger asChild>
-                  <Button variant="ghost" size="icon" className="-mr-1 size-7 shrink-0" aria-label={t`Actions for ${name}`}>
+                  <Button variant="ghost" size="icon" className="relative z-10 -mr-1 size-7 shrink-0" aria-label={t`Actions for ${name}`}>
                     <MoreHorizontal />
                   </Button>
                 </DropdownMenuTrigger>
@@ -142,7 +146,7 @@ export function SortableCard({ card, columns, canManage, onMoveTo, onRemove }: S
 export function CardOverlay({ card }: { card: CrmCardAnswer }) {
   return (
     <div className={cn(cardClass, "w-68 cursor-grabbing shadow-lg ring-2 ring-primary/40")}>
-      <CardBody card={card} handle={<GripVertical className="mt-2 size-4 shrink-0 text-muted-foreground" aria-hidden />} />
+      <CardBody card={card} />
     </div>
   );
 }

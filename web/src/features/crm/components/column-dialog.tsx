@@ -85,7 +85,7 @@ function ColumnForm({ target, onDone }: { target: ColumnDialogTarget; onDone: ()
     <form onSubmit={onSubmit} className="grid gap-4" noValidate>
       {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
       <FormField label={t`Column name`} error={errors.name?.message}>
-        <Input autoFocus maxLength={60} placeholder={t`e.g. Negotiating`} {...form.register("name")} />
+        <Input autoFocus placeholder={t`e.g. Negotiating`} {...form.register("name")} />
       </FormField>
       <div className="grid gap-1.5">
         <span className="text-sm font-medium">{t`Colour`}</span>

@@ -5,18 +5,15 @@
  * column to column; on drop the move is committed optimistically to the query cache and sent.
  */
 import { useMemo, useState } from "react";
+import { useNavigate } from "react-router";
 import {
   DndContext,
   DragOverlay,
-  KeyboardSensor,
   MeasuringStrategy,
-  PointerSensor,
   closestCenter,
   closestCorners,
   pointerWithin,
   rectIntersection,
-  useSensor,
-  useSensors,
   type Announcements,
   type CollisionDetection,
   type DragEndEvent,
@@ -24,8 +21,9 @@ import {
   type DragStartEvent,
   type UniqueIdentifier,
 } from "@dnd-kit/core";
-import { SortableContext, horizontalListSortingStrategy, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { SortableContext, horizontalListSortingStrategy, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useLingui } from "@lingui/react/macro";
+import { useBoardSensors } from "../lib/sensors";
 import type { CrmBoardColumn, CrmCardAnswer } from "../../../../../schema/api-types";
 import {
   cardDragId,
@@ -75,14 +73,12 @@ export function CrmBoard({ board, canManage, onAddContact, onEditColumn, onDelet
   const remove = useRemoveCard();
   const reorder = useReorderColumns();
   const { loadMore, loading } = useLoadMoreCards();
+  const navigate = useNavigate();
   const [dragBoard, setDragBoard] = useState<Board | null>(null);
   const [active, setActive] = useState<DragItem | null>(null);
   const shown = dragBoard ?? board;
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  const sensors = useBoardSensors();
 
   const nameOf = (id: UniqueIdentifier | undefined): string => {
     const item = parseDragId(id);
@@ -185,7 +181,7 @@ export function CrmBoard({ board, canManage, onAddContact, onEditColumn, onDelet
         },
       }}
     >
-      <div className="-mx-4 flex min-h-0 flex-1 items-start gap-3 overflow-x-auto px-4 pb-3 sm:mx-0 sm:px-0" data-testid="crm-board">
+      <div className="relative -mx-4 flex min-h-0 max-w-[100vw] min-w-0 flex-1 items-start gap-3 overflow-x-auto overscroll-x-contain px-4 pb-3 sm:mx-0 sm:max-w-none sm:px-0" data-testid="crm-board">
         <SortableContext items={columnIds} strategy={horizontalListSortingStrategy}>
           {shown.columns.map((column) => (
             <SortableColumn
@@ -210,6 +206,7 @@ export function CrmBoard({ board, canManage, onAddContact, onEditColumn, onDelet
                       canManage={canManage}
                       onMoveTo={(columnId) => sendCardMove(card, { columnId })}
                       onRemove={() => remove.mutate(card)}
+                      onOpen={() => void navigate(`/contacts?contact=${encodeURIComponent(card.id)}`)}
                     />
                   ))}
                 </ol>

@@ -5,7 +5,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/session";
 import {
-  flowAnswer,
   flowMediaAnswer,
   flowMediaUrlAnswer,
   flowStatsAnswer,
@@ -13,11 +12,11 @@ import {
   folderAnswer,
   folderList,
   publishAnswer,
-  sharedFlowAnswer,
   type FlowDetail,
   type SharedFlowDetail,
 } from "@/lib/answers";
 import { customFieldList, memberList } from "@/lib/answers";
+import { flowAnswer, sharedFlowAnswer } from "@/lib/flow-answers";
 import type { FlowMediaAnswer, FolderAnswer, PublishAnswer } from "../../../../../schema/flow-api";
 import type { FlowType } from "../../../../../schema/flow-builders";
 import type { FlowDocumentInput } from "../../../../../schema/flows";
@@ -126,9 +125,9 @@ export function publishFlow(id: string): Promise<PublishAnswer> {
   return api.call("POST", `/flows/${enc(id)}/publish`, publishAnswer);
 }
 
-/** POST /api/flows/{id}/duplicate → "<name> (copy)". */
-export function duplicateFlow(id: string): Promise<FlowDetail> {
-  return api.call("POST", `/flows/${enc(id)}/duplicate`, flowAnswer);
+/** POST /api/flows/{id}/duplicate {name} → the copy, named `name` (see lib/copy-name.ts). */
+export function duplicateFlow(id: string, name: string): Promise<FlowDetail> {
+  return api.call("POST", `/flows/${enc(id)}/duplicate`, flowAnswer, { body: { name } });
 }
 
 /** POST /api/flows/{id}/move {folderId} (null: the root). */

@@ -18,7 +18,7 @@ import { NativeSelect } from "@/components/ui/native-select";
 import { Spinner } from "@/components/ui/spinner";
 import { applyServerErrors } from "@/lib/form-errors";
 import type { FlowSummary } from "../../../../../schema/flow-api";
-import { FLOW_TYPES } from "../../../../../schema/flow-builders";
+import { FLOW_TYPES } from "../../../../../schema/enums";
 import { allFoldersQuery } from "../api/flows-api";
 import { useCreateFlow, useCreateFolder, useMoveFlow, useRenameFolder, useUpdateFlow } from "../hooks/use-folders";
 import { FLOW_TYPE_LABELS } from "../lib/labels";
@@ -53,7 +53,7 @@ function BuilderForm({ folderId, onDone }: { folderId: string | null; onDone: ()
     <form onSubmit={submit} noValidate className="grid gap-4">
       {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
       <FormField label={t`Name`} error={errors.name?.message}>
-        <Input autoFocus maxLength={100} {...form.register("name")} />
+        <Input autoFocus {...form.register("name")} />
       </FormField>
       <FormField label={t`Type`} hint={t`Which default slot of a connection the builder is meant for.`}>
         <NativeSelect {...form.register("type")}>
@@ -99,7 +99,7 @@ function NameForm({ target, onDone }: { target: Exclude<NameDialogTarget, { kind
     <form onSubmit={submit} noValidate className="grid gap-4">
       {errors.root?.server?.message ? <Alert variant="destructive">{errors.root.server.message}</Alert> : null}
       <FormField label={t`Name`} error={errors.name?.message}>
-        <Input autoFocus maxLength={100} {...form.register("name")} />
+        <Input autoFocus {...form.register("name")} />
       </FormField>
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone}>

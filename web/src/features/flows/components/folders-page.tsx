@@ -141,7 +141,7 @@ function FlowRow({ flow, onRename, onShare, onMove, onDelete }: { flow: FlowSumm
           <Pencil />
           {t`Rename`}
         </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => duplicate.mutate(flow.id)}>
+        <DropdownMenuItem onSelect={() => duplicate.mutate({ id: flow.id, name: flow.name })}>
           <Copy />
           {t`Duplicate`}
         </DropdownMenuItem>

@@ -6,8 +6,6 @@
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import type { MessageDescriptor } from "@lingui/core";
-import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
 import { ReactFlowProvider } from "@xyflow/react";
 import { Ban, CopyPlus, Workflow } from "lucide-react";
@@ -19,6 +17,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { isApiError } from "@/lib/api";
+import { fieldErrorMessage } from "@/lib/error-messages";
 import { SHARE_REFUSALS, type SharedFlowDetail } from "@/lib/answers";
 import { notifyError, notifySuccess } from "@/lib/notify";
 import type { ShareRefusal } from "../../../../../schema/flow-api";
@@ -26,12 +25,6 @@ import { cloneSharedFlow, sharedFlowQuery } from "../api/flows-api";
 import { FLOW_TYPE_LABELS } from "../lib/labels";
 import { createEditorStore, EditorStoreProvider } from "../store/editor-store";
 import { FlowCanvas } from "./editor/flow-canvas";
-
-const REFUSALS: Record<ShareRefusal, MessageDescriptor> = {
-  share_inactive: msg`This flow is no longer shared.`,
-  clone_inactive: msg`The owner does not allow cloning this flow.`,
-  company_not_allowed: msg`Your company is not among the companies allowed to clone this flow.`,
-};
 
 function refusalOf(value: unknown): ShareRefusal | null {
   return SHARE_REFUSALS.find((reason) => reason === value) ?? null;
@@ -82,7 +75,7 @@ export function ShareFlowPage() {
         {reason || missing ? (
           <EmptyState
             icon={<Ban />}
-            title={missing ? t`This flow does not exist or is no longer shared.` : i18n._(REFUSALS[reason ?? "share_inactive"])}
+            title={missing ? t`This flow does not exist or is no longer shared.` : i18n._(fieldErrorMessage(reason ?? "share_inactive"))}
             description={t`Ask the flow's owner for a new link.`}
             action={
               <Button asChild variant="outline">
@@ -123,7 +116,7 @@ export function ShareFlowPage() {
       </div>
       {reason ? (
         <Alert variant="destructive" data-testid="share-refusal">
-          {i18n._(REFUSALS[reason])}
+          {i18n._(fieldErrorMessage(reason))}
         </Alert>
       ) : canClone ? (
         <p className="text-sm text-muted-foreground">{t`Cloning copies the flow into your company, with the custom fields and tags it uses.`}</p>

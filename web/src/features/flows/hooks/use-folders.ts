@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { notifyError, notifySuccess } from "@/lib/notify";
 import type { FlowType } from "../../../../../schema/flow-builders";
 import { createFlow, createFolder, deleteFlow, deleteFolder, duplicateFlow, flowKeys, moveFlow, updateFlow, updateFolder, type FlowUpdate } from "../api/flows-api";
+import { copyName } from "../lib/copy-name";
 
 /** One mutation of the folders screen, refreshing every flow list when done. */
 function useFlowMutation<TInput, TAnswer>(run: (input: TInput) => Promise<TAnswer>, success: "created" | "edited" | "deleted" | null, toastErrors = true) {
@@ -30,8 +31,8 @@ export const useDeleteFolder = () => useFlowMutation((id: string) => deleteFolde
 export const useCreateFlow = () => useFlowMutation((input: { name: string; type: FlowType; folderId: string | null }) => createFlow(input), "created", false);
 /** PUT /api/flows/{id} (rename, type, sharing). Errors go to the form. */
 export const useUpdateFlow = (success: "edited" | null = "edited") => useFlowMutation((input: { id: string; update: FlowUpdate }) => updateFlow(input.id, input.update), success, false);
-/** POST /api/flows/{id}/duplicate. */
-export const useDuplicateFlow = () => useFlowMutation((id: string) => duplicateFlow(id), "created");
+/** POST /api/flows/{id}/duplicate, the copy named "<name> (copy)" in the user's language. */
+export const useDuplicateFlow = () => useFlowMutation((flow: { id: string; name: string }) => duplicateFlow(flow.id, copyName(flow.name)), "created");
 /** POST /api/flows/{id}/move. */
 export const useMoveFlow = () => useFlowMutation((input: { id: string; folderId: string | null }) => moveFlow(input.id, input.folderId), "edited");
 /** DELETE /api/flows/{id}. */

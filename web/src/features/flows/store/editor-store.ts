@@ -28,12 +28,10 @@ import {
   type EditorNode,
   type Viewport,
 } from "../lib/document";
+import { placeAfter } from "../lib/placement";
 
 /** A committed state of the document. */
 export type Snapshot = { nodes: EditorNode[]; edges: EditorEdge[] };
-
-/** Horizontal gap between a block and the one added after it (px). */
-const NEXT_BLOCK_GAP = 340;
 
 /** The editor store's state and actions. */
 export type EditorState = {
@@ -173,7 +171,7 @@ export function createEditorStore(options: { flowId: string; doc: FlowDocument; 
         const state = get();
         const source = after ? state.nodes.find((node) => node.id === after) : undefined;
         const handle = source ? firstFreeOutput(source, state.edges) : null;
-        const at = source ? { x: source.position.x + NEXT_BLOCK_GAP, y: source.position.y } : position;
+        const at = source ? placeAfter(source, state.nodes) : position;
         const block = { ...newBlock(type, at), selected: true };
         const nodes = [...state.nodes.map((node) => (node.selected ? { ...node, selected: false } : node)), block];
         const edges = source && handle ? [...state.edges, { id: edgeId(source.id, handle, block.id), source: source.id, sourceHandle: handle, target: block.id, targetHandle: null }] : state.edges;

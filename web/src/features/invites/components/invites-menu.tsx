@@ -1,5 +1,6 @@
 import { Mail } from "lucide-react";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { Button } from "@/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { useMyInvites } from "../hooks/use-invites";
@@ -7,10 +8,10 @@ import { InvitesList } from "./invites-list";
 
 /** Header button with the count of pending invites, opening the list. */
 export function InvitesMenu({ onResponded }: { onResponded: () => void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const invites = useMyInvites();
   const count = invites.data?.length ?? 0;
-  const label = count > 0 ? t`Invitations (${count} pending)` : t`Invitations`;
+  const label = count > 0 ? countText(i18n, "invitationsPending", count) : t`Invitations`;
   return (
     <Popover>
       <PopoverTrigger asChild>

@@ -20,7 +20,7 @@ import { Switch } from "@/components/ui/switch";
 import { applyServerErrors } from "@/lib/form-errors";
 import { notifySuccess } from "@/lib/notify";
 import type { KeywordAnswer } from "../../../../../schema/flow-api";
-import { KEYWORD_RULE_TYPES, type KeywordRuleType } from "../../../../../schema/keywords";
+import { KEYWORD_RULE_TYPES, type KeywordRuleType } from "../../../../../schema/enums";
 import { keywordInput } from "../../../../../schema/validation/flows";
 import { createKeyword, keywordFlowsQuery, keywordKeys, updateKeyword } from "../api/keywords-api";
 
@@ -63,7 +63,7 @@ function KeywordForm({ target, onDone }: { target: KeywordSheetTarget; onDone: (
   return (
     <FormSheetForm onSubmit={submit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={keyword ? t`Save changes` : t`Create keyword`}>
       <FormField label={t`Name`} error={errors.name?.message}>
-        <Input autoFocus maxLength={100} {...form.register("name")} />
+        <Input autoFocus {...form.register("name")} />
       </FormField>
       <div className="flex items-center justify-between gap-3">
         <div className="grid gap-0.5">

@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { Hash, Pencil, Plus, Trash2 } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -44,7 +45,7 @@ function KeywordRow({ keyword, flowName, onEdit, onDelete }: { keyword: KeywordA
           ))}
         </ul>
         <p className="text-xs text-muted-foreground">
-          {flowName ? t`Starts ${flowName}` : t`Starts a flow`} · {t`${count} messages created`}
+          {flowName ? t`Starts ${flowName}` : t`Starts a flow`} · {countText(i18n, "messagesCreated", count)}
         </p>
       </div>
       <div className="flex items-center gap-2">

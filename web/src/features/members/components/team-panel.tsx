@@ -17,6 +17,7 @@ import type { InviteAnswer, MemberAnswer } from "../../../../../schema/api-types
 import { useCancelInvite, useCompanyInvites, useMembers, useRemoveMember } from "../hooks/use-team";
 import { EditMemberDialog } from "./edit-member-dialog";
 import { InviteDialog } from "./invite-dialog";
+import { formatDate } from "@/lib/dates";
 
 function ListSkeleton({ rows = 3 }: { rows?: number }) {
   return (
@@ -144,7 +145,7 @@ function MemberRow({
 function InviteRow({ invite, onCancel, busy }: { invite: InviteAnswer; onCancel: () => void; busy: boolean }) {
   const { t, i18n } = useLingui();
   const email = invite.email;
-  const date = new Intl.DateTimeFormat(i18n.locale, { dateStyle: "medium" }).format(new Date(invite.createdAt));
+  const date = formatDate(invite.createdAt, { locale: i18n.locale, style: "medium" });
   return (
     <li className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center">
       <div className="grid min-w-0 flex-1 gap-1">

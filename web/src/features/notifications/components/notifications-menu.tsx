@@ -7,11 +7,12 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { toast } from "sonner";
 import { Bell, BellOff } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
-import { formatRelative } from "@/lib/field-values";
+import { formatRelative } from "@/lib/relative-time";
 import { TOAST_DURATION_MS } from "@/lib/notify";
 import { cn } from "@/lib/utils";
 import { usePermissions } from "@/features/session/hooks/use-session";
@@ -42,7 +43,7 @@ function NotificationItem({ notification, fresh, permissions, onOpen }: { notifi
 
 /** The bell with the unread count, opening the recent notifications; shows each new one as a toast. */
 export function NotificationsMenu() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const permissions = usePermissions();
   const granted = permissions.data ?? new Set<string>();
@@ -57,7 +58,7 @@ export function NotificationsMenu() {
     });
   });
   const count = unreadCount(list);
-  const label = count > 0 ? t`Notifications (${count} unread)` : t`Notifications`;
+  const label = count > 0 ? countText(i18n, "notificationsUnread", count) : t`Notifications`;
 
   const onOpenChange = (next: boolean) => {
     if (next) {

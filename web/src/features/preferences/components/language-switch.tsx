@@ -1,43 +1,48 @@
+import { lazy, Suspense, useState } from "react";
 import { Languages } from "lucide-react";
 import { useLingui } from "@lingui/react/macro";
 import { Button } from "@/components/ui/button";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu";
-import { changeLocale, isLocale, LOCALE_NAMES, LOCALES } from "@/lib/i18n";
+import { isLocale, LOCALE_NAMES } from "@/lib/i18n";
 
-/** Language menu (spec §1 languages); the choice is kept in a cookie for 365 days (spec §9). */
+/** Starts loading the menu (pointing at or focusing the button): it is usually there by the click. */
+const loadMenu = () => import("./language-menu");
+const LanguageMenu = lazy(() => loadMenu().then((m) => ({ default: m.LanguageMenu })));
+
+/**
+ * Language menu (spec §1 languages); the choice is kept in a cookie for 365 days (spec §9). Until
+ * the user presses it, this is a plain button: the dropdown and its library (./language-menu.tsx,
+ * Radix menu with floating-ui, ~20 KiB gzip) start loading when the button is pointed at or focused
+ * and replace it on the press, opened, so the login page does not download them up front (issue 9
+ * "Load only what a screen needs").
+ */
 export function LanguageSwitch({ showName = false }: { showName?: boolean }) {
   const { t, i18n } = useLingui();
   const current = isLocale(i18n.locale) ? i18n.locale : "pt-BR";
+  const [wanted, setWanted] = useState<{ open: boolean; focus: boolean } | null>(null);
+  const placeholder = (
+    <Button
+      variant="ghost"
+      size={showName ? "sm" : "icon"}
+      aria-label={showName ? undefined : t`Language`}
+      title={t`Language`}
+      aria-haspopup="menu"
+      onPointerEnter={() => void loadMenu()}
+      onFocus={() => void loadMenu()}
+      onPointerDown={() => setWanted({ open: true, focus: false })}
+      onClick={() => setWanted((w) => w ?? { open: true, focus: true })}
+    >
+      <Languages />
+      {showName ? (
+        <>
+          <span className="sr-only">{t`Language`}:</span> <span>{LOCALE_NAMES[current]}</span>
+        </>
+      ) : null}
+    </Button>
+  );
+  if (!wanted) return placeholder;
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size={showName ? "sm" : "icon"} aria-label={t`Language`} title={t`Language`}>
-          <Languages />
-          {showName ? <span>{LOCALE_NAMES[current]}</span> : null}
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent>
-        <DropdownMenuLabel>{t`Language`}</DropdownMenuLabel>
-        <DropdownMenuRadioGroup
-          value={current}
-          onValueChange={(value) => {
-            if (isLocale(value)) void changeLocale(value);
-          }}
-        >
-          {LOCALES.map((locale) => (
-            <DropdownMenuRadioItem key={locale} value={locale} lang={locale}>
-              {LOCALE_NAMES[locale]}
-            </DropdownMenuRadioItem>
-          ))}
-        </DropdownMenuRadioGroup>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Suspense fallback={placeholder}>
+      <LanguageMenu showName={showName} open={wanted.open} focus={wanted.focus} />
+    </Suspense>
   );
 }

@@ -130,7 +130,7 @@ function QuickMessageForm({ target, onDone }: { target: QuickMessageSheetTarget;
   return (
     <FormSheetForm onSubmit={onSubmit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={message ? t`Save changes` : t`Create quick message`}>
       <FormField label={t`Name`} error={errors.name?.message} hint={t`Type / and this name in a chat to use the message.`}>
-        <Input autoFocus maxLength={60} placeholder={t`e.g. Good morning`} {...form.register("name")} />
+        <Input autoFocus placeholder={t`e.g. Good morning`} {...form.register("name")} />
       </FormField>
       <FormField label={t`Text`} error={errors.text?.message} hint={t`Variables such as ${example} are filled in with the contact's data when the message is used.`}>
         <Textarea

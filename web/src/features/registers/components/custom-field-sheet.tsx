@@ -17,7 +17,7 @@ import { applyServerErrors } from "@/lib/form-errors";
 import { fieldErrorMessage } from "@/lib/error-messages";
 import { inputTypeOf, toInputValue } from "@/lib/field-values";
 import { useActiveCompany } from "@/features/companies/hooks/use-companies";
-import { CUSTOM_FIELD_TYPES, type CustomFieldType } from "../../../../../schema/custom-fields";
+import { CUSTOM_FIELD_TYPES, type CustomFieldType } from "../../../../../schema/enums";
 import type { CustomFieldAnswer } from "../../../../../schema/api-types";
 import { MAX_FORMULA_LENGTH, type FormulaFieldInfo } from "../../../../../schema/formula";
 import { fieldKeySchema, keyFromName, normalizeFieldValue } from "../../../../../schema/validation/contacts";
@@ -213,7 +213,7 @@ function CustomFieldForm({ target, fields, onDone }: { target: CustomFieldSheetT
   return (
     <FormSheetForm onSubmit={onSubmit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={field ? t`Save changes` : t`Create field`}>
       <FormField label={t`Name`} error={errors.name?.message}>
-        <Input autoFocus maxLength={60} {...form.register("name")} />
+        <Input autoFocus {...form.register("name")} />
       </FormField>
       <FormField
         label={t`Variable key`}

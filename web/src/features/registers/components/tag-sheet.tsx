@@ -88,7 +88,7 @@ function TagForm({ target, onDone }: { target: TagSheetTarget; onDone: () => voi
   return (
     <FormSheetForm onSubmit={onSubmit} serverError={errors.root?.server?.message} pending={save.isPending} submitLabel={tag ? t`Save changes` : t`Create tag`}>
       <FormField label={t`Name`} error={errors.name?.message}>
-        <Input autoFocus maxLength={40} {...form.register("name")} />
+        <Input autoFocus {...form.register("name")} />
       </FormField>
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">{t`Colour`}</legend>

@@ -4,6 +4,7 @@
  */
 import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { Pencil, Plus, Tag as TagIcon, Trash2 } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -29,7 +30,7 @@ export function TagPill({ tag }: { tag: Pick<TagAnswer, "name" | "color"> }) {
 
 /** The tags tab of /registers. */
 export function TagsPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const tags = useTags();
   const remove = useDeleteTag();
   const [target, setTarget] = useState<TagSheetTarget | null>(null);
@@ -100,7 +101,7 @@ export function TagsPage() {
                 );
               })}
             </ul>
-            {total > TAG_LIST_LIMIT ? <p className="border-t p-4 text-xs text-muted-foreground">{t`Showing the first ${TAG_LIST_LIMIT} of ${total} tags.`}</p> : null}
+            {total > TAG_LIST_LIMIT ? <p className="border-t p-4 text-xs text-muted-foreground">{countText(i18n, "firstTags", total, { limit: TAG_LIST_LIMIT })}</p> : null}
           </>
         )}
       </CardContent>

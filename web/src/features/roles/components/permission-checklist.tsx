@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { Checkbox } from "@/components/ui/checkbox";
 import type { CompanyPermission } from "../../../../../schema/permissions";
 import { markAllState, PERMISSION_GROUPS, PERMISSION_LABELS, toggleMarkAll, togglePermission } from "../lib/permission-catalog";
@@ -34,7 +35,7 @@ export function PermissionChecklist({
           </label>
         </div>
         <span className="text-xs text-muted-foreground" aria-live="polite">
-          {t`${count} selected`}
+          {countText(i18n, "permissionsSelected", count)}
         </span>
       </div>
       {error ? (

@@ -11,6 +11,7 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/compone
 import { cn } from "@/lib/utils";
 import { formatSegments, type MessageView } from "../lib/transcript";
 import type { EntryStatus } from "../lib/protocol";
+import { formatTime } from "@/lib/dates";
 
 /** What a tap on a button or list row answers. */
 export type ReplyChoice = { type: "button_reply" | "list_reply"; id: string; title: string };
@@ -145,7 +146,7 @@ export function MessageBubble({
   repliesDisabled: boolean;
 }) {
   const { t, i18n } = useLingui();
-  const time = new Intl.DateTimeFormat(i18n.locale, { hour: "2-digit", minute: "2-digit" }).format(new Date(at));
+  const time = formatTime(at, { locale: i18n.locale });
   let content;
   switch (view.kind) {
     case "text":

@@ -10,7 +10,6 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
-import { isApiError } from "@/lib/api";
 import { errorMessage } from "@/lib/error-messages";
 import { formatPairingCode } from "@/features/connections/lib/pairing";
 import { pairDevice } from "../api/phone-api";
@@ -18,11 +17,8 @@ import type { PairAnswer } from "../lib/protocol";
 
 /** The pairing failure's message: a wrong or expired code has its own wording. */
 export function usePairingError() {
-  const { t, i18n } = useLingui();
-  return (error: unknown) =>
-    isApiError(error) && error.code === "validation_failed"
-      ? t`The code is not valid or has expired. Check the code on the Connections screen and try again.`
-      : i18n._(errorMessage(error));
+  const { i18n } = useLingui();
+  return (error: unknown) => i18n._(errorMessage(error, "pairing"));
 }
 
 /** Code entry; `onPaired` receives the device token. `initialError` shows a failed QR pairing. */

@@ -5,7 +5,7 @@
  * survive a reload. Storage failures (private mode) behave as empty.
  */
 import { z } from "zod";
-import { phoneSchema } from "../../../../../schema/validation/common";
+import { phoneSchema } from "../../../../../schema/validation/phone";
 
 /** localStorage key of the paired device. */
 export const DEVICE_KEY = "sandbox.device";

@@ -4,7 +4,7 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/session";
-import { meAnswer, permissionsAnswer } from "@/lib/answers";
+import { meAnswer, permissionsAnswer } from "@/lib/answers-core";
 import type { MeAnswer } from "../../../../../schema/api-types";
 
 /** Query keys of the session feature. */

@@ -26,6 +26,7 @@ import { useUpdateCompany } from "../hooks/use-settings";
 import { ImagePicker } from "./image-picker";
 import { SettingsFormSkeleton } from "./settings-form-skeleton";
 import { SettingsFormFooter } from "./settings-form-footer";
+import { formatDate } from "@/lib/dates";
 
 /** Plan, payment status and due date, read-only (spec §3 Company). */
 function SubscriptionSummary({ company }: { company: CompanyAnswer }) {
@@ -33,7 +34,7 @@ function SubscriptionSummary({ company }: { company: CompanyAnswer }) {
   const due =
     company.plan === "lifetime"
       ? t`No due date`
-      : new Intl.DateTimeFormat(i18n.locale, { dateStyle: "long" }).format(new Date(company.dueDate));
+      : formatDate(company.dueDate, { locale: i18n.locale });
   const rows = [
     { term: t`Plan`, value: i18n._(PLAN_LABELS[company.plan]) },
     { term: t`Payment status`, value: i18n._(PAYMENT_STATUS_LABELS[company.paymentStatus]) },
@@ -62,13 +63,13 @@ function SubscriptionSummary({ company }: { company: CompanyAnswer }) {
 const FORM_FIELDS = ["name", "timezone", "language", "showAttendantName", "whatsappNumber"] as const;
 
 function CompanyForm({ company }: { company: CompanyAnswer }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const update = useUpdateCompany();
   const [image, setImage] = useState<ImageChange>({ kind: "keep" });
   const [imageError, setImageError] = useState<string | undefined>();
   const form = useForm<CompanyValues>({ resolver: zodResolver(companyFormSchema), defaultValues: companyDefaults(company) });
   const { errors, isDirty } = form.formState;
-  const zones = useMemo(() => timeZoneOptions(company.timezone), [company.timezone]);
+  const zones = useMemo(() => timeZoneOptions(company.timezone, new Date(), i18n.locale), [company.timezone, i18n.locale]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setImageError(undefined);

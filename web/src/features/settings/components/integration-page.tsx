@@ -23,7 +23,7 @@ import { applyServerErrors } from "@/lib/form-errors";
 import { notifyError, notifySuccess } from "@/lib/notify";
 import { cn } from "@/lib/utils";
 import { useActiveCompany } from "@/features/companies/hooks/use-companies";
-import { API_KEY_SCOPES, type ApiKeyScope } from "../../../../../schema/api-keys";
+import { API_KEY_SCOPES, type ApiKeyScope } from "../../../../../schema/enums";
 import {
   PUBLIC_API_ROUTES,
   apiKeyCreateInput,
@@ -32,6 +32,7 @@ import {
   type ApiKeyCreatedAnswer,
 } from "../../../../../schema/validation/api-keys";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "../hooks/use-settings";
+import { formatDateTime } from "@/lib/dates";
 
 /** Copies `text` to the clipboard with the spec's 'Copied to clipboard.' toast. */
 async function copyText(text: string): Promise<void> {
@@ -138,7 +139,7 @@ function CreateApiKeyForm({ onCreated }: { onCreated: (created: ApiKeyCreatedAns
 /** One key of the list: name, masked key, scopes, dates, and revoke (with confirmation). */
 function ApiKeyRow({ apiKey, onRevoke }: { apiKey: ApiKeyAnswer; onRevoke: (key: ApiKeyAnswer) => void }) {
   const { t, i18n } = useLingui();
-  const date = (ms: number) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms));
+  const date = (ms: number) => formatDateTime(ms, { locale: i18n.locale });
   const created = date(apiKey.createdAt);
   const revoked = apiKey.revokedAt !== null;
   return (

@@ -4,7 +4,8 @@
  * §7 PUT /companies/active multipart).
  */
 import { z } from "zod";
-import { LOCALES, nameSchema, phoneSchema, timezoneSchema, type Locale } from "../../../../../schema/validation/common";
+import { LOCALES, nameSchema, timezoneSchema, type Locale } from "../../../../../schema/validation/common";
+import { phoneSchema } from "../../../../../schema/validation/phone";
 import type { CompanyAnswer } from "../../../../../schema/api-types";
 import { optionalField, type ImageChange } from "./form-fields";
 

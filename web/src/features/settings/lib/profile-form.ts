@@ -3,7 +3,8 @@
  * name nor image is given", §7 PUT /me multipart {name, image, phone}).
  */
 import { z } from "zod";
-import { nameSchema, phoneSchema } from "../../../../../schema/validation/common";
+import { nameSchema } from "../../../../../schema/validation/common";
+import { phoneSchema } from "../../../../../schema/validation/phone";
 import { optionalField } from "./form-fields";
 
 /** Values of the form; the image travels beside them (a File is not a form text value). */

@@ -2,17 +2,20 @@
  * A block on the canvas (one component for the 22 types, after the registry): its icon and name,
  * a summary of its settings, an input handle (except start) and one labelled source handle per
  * output from the registry, a marker for validateFlow problems, the run counts of GET /stats, and
- * the test run's highlight. `data-testid="flow-node-<type>"`.
+ * the test run's highlight; the Start block lists what starts the flow. `data-testid="flow-node-<type>"`.
  */
 import { memo, useEffect, useMemo } from "react";
 import { Handle, Position, useUpdateNodeInternals, type NodeProps } from "@xyflow/react";
 import { useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { countText } from "@/lib/counts";
 import { AlertTriangle, Pencil } from "lucide-react";
 import { BLOCKS, blockOutputs, type AnyBlockNode } from "../../../../../../schema/flows";
 import { cn } from "@/lib/utils";
 import { ACTION_KIND_LABELS, BLOCK_LABELS, outputLabel, problemText } from "../../lib/labels";
 import type { EditorNode } from "../../lib/document";
 import { useBlock, useBlockProblems, useEditor } from "../../store/editor-store";
+import { flowQuery } from "../../api/flows-api";
 import { BLOCK_ICONS } from "./block-icons";
 
 const CATEGORY_ACCENT = {
@@ -59,7 +62,7 @@ function useSummary(node: AnyBlockNode): string {
       return node.data.actions.map((action) => ("tag" in action ? `${action.kind === "add_tag" ? "+" : "−"} ${action.tag}` : "name" in action ? `${i18n._(ACTION_KIND_LABELS[action.kind])}: ${action.name}` : i18n._(ACTION_KIND_LABELS[action.kind]))).join(", ");
     case "condition": {
       const count = node.data.rules.length;
-      return count ? t`${count} rules` : "";
+      return count ? countText(i18n, "rules", count) : "";
     }
     case "integration":
       return node.data.url ? `${node.data.method} ${node.data.url}` : "";
@@ -70,6 +73,37 @@ function useSummary(node: AnyBlockNode): string {
     default:
       return node.data.description;
   }
+}
+
+/**
+ * What starts this flow, for the Start block: the keyword triggers and the connections' default-flow
+ * slots that name it (GET /api/flows/{id} `triggers`, read from the editor's own flow query), and
+ * always the manual start from a ticket.
+ */
+function StartTriggers() {
+  const { t } = useLingui();
+  const flowId = useEditor((state) => state.flowId);
+  const triggers = useQuery({ ...flowQuery(flowId), staleTime: Infinity, enabled: false, select: (flow) => flow.triggers }).data;
+  const slotText = (slot: "default" | "media" | "campaign" | "story", name: string) =>
+    slot === "default" ? t`New conversations on ${name}` : slot === "media" ? t`Media messages on ${name}` : slot === "campaign" ? t`Ad replies on ${name}` : t`Story replies on ${name}`;
+  const lines = [
+    ...(triggers?.keywords ?? []).map((keyword) => {
+      const name = keyword.name;
+      const words = keyword.words.slice(0, 3).join(", ");
+      return { key: `k:${keyword.id}`, text: keyword.turnOn ? t`Keyword ${name}: ${words}` : t`Keyword ${name} (off)` };
+    }),
+    ...(triggers?.connections ?? []).flatMap((connection) => connection.slots.map((slot) => ({ key: `c:${connection.id}:${slot}`, text: slotText(slot, connection.name) }))),
+  ];
+  return (
+    <ul className="grid gap-0.5 text-xs text-muted-foreground" aria-label={t`What starts this flow`} data-testid="flow-start-triggers">
+      {lines.map((line) => (
+        <li key={line.key} className="break-words">
+          {line.text}
+        </li>
+      ))}
+      <li className={cn(lines.length > 0 && "text-muted-foreground/80")}>{lines.length ? t`Or by hand, from a ticket` : t`By hand, from a ticket (no keyword or connection starts it yet)`}</li>
+    </ul>
+  );
 }
 
 function BlockBody({ node, readOnly }: { node: EditorNode; readOnly: boolean }) {
@@ -103,7 +137,7 @@ function BlockBody({ node, readOnly }: { node: EditorNode; readOnly: boolean }) 
         serious.length > 0 && "border-destructive/60",
       )}
     >
-      {spec.hasInput ? <Handle type="target" position={Position.Left} aria-label={t`Input`} className="!size-3 !border-2 !border-background !bg-muted-foreground" isConnectable={!readOnly} /> : null}
+      {spec.hasInput ? <Handle type="target" position={Position.Left} role="button" aria-label={t`Input`} className="!size-3 !border-2 !border-background !bg-muted-foreground" isConnectable={!readOnly} /> : null}
       <div className="flex items-center gap-2 border-b px-3 py-2">
         <span className={cn("flex size-6 shrink-0 items-center justify-center rounded text-white", CATEGORY_ACCENT[spec.category])} aria-hidden>
           <Icon className="size-3.5" />
@@ -126,7 +160,13 @@ function BlockBody({ node, readOnly }: { node: EditorNode; readOnly: boolean }) 
         ) : null}
       </div>
       <div className="grid gap-2 px-3 py-2">
-        {summary ? <p className="line-clamp-3 text-xs break-words whitespace-pre-line text-muted-foreground">{summary}</p> : <p className="text-xs text-muted-foreground/70 italic">{t`Not set yet`}</p>}
+        {node.type === "start" && !readOnly ? (
+          <StartTriggers />
+        ) : summary ? (
+          <p className="line-clamp-3 text-xs break-words whitespace-pre-line text-muted-foreground">{summary}</p>
+        ) : (
+          <p className="text-xs text-muted-foreground/70 italic">{t`Not set yet`}</p>
+        )}
         {stats ? (
           <p className="flex gap-3 text-[11px] text-muted-foreground" data-testid="flow-node-stats">
             <span>{t`Reached: ${reached}`}</span>
@@ -145,6 +185,8 @@ function BlockBody({ node, readOnly }: { node: EditorNode; readOnly: boolean }) 
                   type="source"
                   id={output.id}
                   position={Position.Right}
+                  // A handle connects on click as well as by dragging: a button, named by its output.
+                  role="button"
                   aria-label={name}
                   title={name}
                   data-testid={`flow-handle-${output.id}`}

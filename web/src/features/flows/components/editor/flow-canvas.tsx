@@ -2,7 +2,7 @@
  * The canvas (@xyflow/react) over the editor store: block nodes, edges, drop from the palette,
  * minimap, zoom controls, background, dark mode (`colorMode`). Read-only for the share preview.
  */
-import { useCallback, type DragEvent } from "react";
+import { useCallback, useMemo, type DragEvent } from "react";
 import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type NodeTypes } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useLingui } from "@lingui/react/macro";
@@ -10,6 +10,7 @@ import { useTheme } from "@/lib/theme";
 import { BLOCK_TYPES, isBlockType } from "../../../../../../schema/flows";
 import type { EditorEdge, EditorNode } from "../../lib/document";
 import { useEditor, useEditorStoreApi } from "../../store/editor-store";
+import { canvasAriaLabels } from "../../lib/canvas-labels";
 import { BlockNode } from "./block-node";
 import { BLOCK_DRAG_TYPE } from "./palette";
 
@@ -17,7 +18,9 @@ const NODE_TYPES: NodeTypes = Object.fromEntries(BLOCK_TYPES.map((type) => [type
 
 /** The flow's canvas. */
 export function FlowCanvas() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
+  // Translated labels of xyflow's own controls (zoom, fit, lock, minimap, handles).
+  const ariaLabelConfig = useMemo(() => canvasAriaLabels(i18n), [i18n, i18n.locale]);
   const [theme] = useTheme();
   const store = useEditorStoreApi();
   const nodes = useEditor((state) => state.nodes);
@@ -72,6 +75,7 @@ export function FlowCanvas() {
       defaultEdgeOptions={{ type: "smoothstep" }}
       proOptions={{ hideAttribution: true }}
       aria-label={t`Flow canvas`}
+      ariaLabelConfig={ariaLabelConfig}
     >
       <Background gap={20} />
       <Controls showInteractive={!readOnly} aria-label={t`Zoom controls`} />

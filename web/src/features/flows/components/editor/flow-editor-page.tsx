@@ -5,25 +5,28 @@
  * Ctrl/⌘+Shift+Z or Ctrl+Y redo, Ctrl/⌘+C / V copy and paste blocks, Delete removes, Enter edits
  * the focused block.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
+import { countText } from "@/lib/counts";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { toast } from "sonner";
 import { ArrowLeft, Blocks, Check, CloudUpload, PlayCircle, Redo2, Rocket, Undo2 } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Sheet, SheetContent, SheetTitle } from "@/components/ui/sheet";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { isApiError } from "@/lib/api";
 import type { FlowDetail } from "@/lib/answers";
+import { isNotFound } from "@/lib/error-messages";
+import { NotFoundPage } from "@/app/routes/not-found";
 import { notifyError, TOAST_DURATION_MS } from "@/lib/notify";
 import { cn } from "@/lib/utils";
+import { useDocumentTop } from "@/lib/use-document-top";
 import type { BlockType } from "../../../../../../schema/flows";
 import { flowKeys, flowQuery, flowStatsQuery, publishFlow } from "../../api/flows-api";
 import { useAutosave, type SaveStatus } from "../../hooks/use-autosave";
@@ -42,7 +45,7 @@ function isTyping(target: EventTarget | null): boolean {
 
 /** Keyboard shortcuts of the editor (ignored while typing in a field). */
 function useShortcuts() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const store = useEditorStoreApi();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -58,7 +61,7 @@ function useShortcuts() {
         state.redo();
       } else if (mod && key === "c") {
         const count = state.copy();
-        if (count) toast.success(t`${count} blocks copied.`, { id: "blocks-copied", duration: TOAST_DURATION_MS });
+        if (count) toast.success(countText(i18n, "blocksCopied", count), { id: "blocks-copied", duration: TOAST_DURATION_MS });
       } else if (mod && key === "v") {
         event.preventDefault();
         state.paste();
@@ -69,7 +72,7 @@ function useShortcuts() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [store, t]);
+  }, [store, t, i18n]);
 }
 
 function SaveIndicator({ status }: { status: SaveStatus }) {
@@ -155,6 +158,9 @@ function EditorLayout({ flow }: { flow: FlowDetail }) {
   const { status, flush } = useAutosave(flow.id, store);
   const [testing, setTesting] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false);
+  // Sized to the window below the app's header and any notice: minimap and zoom controls stay in view.
+  const rootRef = useRef<HTMLDivElement>(null);
+  const top = useDocumentTop(rootRef);
   // The area below the toolbar, where the block form opens (so it never covers Publish).
   const [workArea, setWorkArea] = useState<HTMLDivElement | null>(null);
   const hasStart = useEditor((state) => state.nodes.some((node) => node.type === "start"));
@@ -182,10 +188,14 @@ function EditorLayout({ flow }: { flow: FlowDetail }) {
   };
 
   return (
-    <div className="-mx-4 -my-4 flex h-[calc(100dvh-3.5rem)] min-h-[30rem] flex-col overflow-hidden border-y bg-background sm:mx-0 sm:my-0 sm:h-[calc(100dvh-6.5rem)] sm:rounded-xl sm:border">
+    <div
+      ref={rootRef}
+      style={top === null ? undefined : { height: `calc(100dvh - ${top}px - var(--editor-bottom))` }}
+      className="-mx-4 -my-4 flex h-[calc(100dvh-3.5rem)] min-h-[24rem] flex-col overflow-hidden border-y bg-background [--editor-bottom:0px] sm:mx-0 sm:my-0 sm:h-[calc(100dvh-6.5rem)] sm:rounded-xl sm:border sm:[--editor-bottom:1.5rem]"
+    >
       <Toolbar flow={flow} status={status} flush={flush} testing={testing} onTest={() => setTesting((value) => !value)} onPalette={() => setPaletteOpen(true)} />
       <div ref={setWorkArea} className="relative flex min-h-0 flex-1">
-        <div className="hidden w-60 shrink-0 overflow-y-auto border-r lg:block">
+        <div className="hidden w-72 shrink-0 overflow-y-auto border-r lg:block">
           <Palette onAdd={add} hasStart={hasStart} />
         </div>
         <div className="relative min-w-0 flex-1" data-testid="flow-canvas">
@@ -234,22 +244,10 @@ export function FlowEditorPage() {
     );
   }
   if (flow.isError) {
+    if (isNotFound(flow.error)) return <NotFoundPage />;
     return (
       <Card>
-        {isApiError(flow.error) && flow.error.status === 404 ? (
-          <EmptyState
-            icon={<Blocks />}
-            title={t`This flow does not exist.`}
-            description={t`It may have been deleted.`}
-            action={
-              <Button asChild variant="outline">
-                <Link to="/folders">{t`Back to the flows`}</Link>
-              </Button>
-            }
-          />
-        ) : (
-          <ErrorState title={t`Could not load the flow.`} onRetry={() => void flow.refetch()} />
-        )}
+        <ErrorState title={t`Could not load the flow.`} onRetry={() => void flow.refetch()} />
       </Card>
     );
   }

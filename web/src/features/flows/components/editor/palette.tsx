@@ -2,6 +2,7 @@
  * The palette: the 22 block types in their five categories (spec §3). Drag one onto the canvas, or
  * click it ("Add <block>"): it goes after the selected block, connected from its first free output,
  * or in the middle of the view. A flow has one start block, so Start is offered only when it has none.
+ * Labels wrap onto a second line rather than being cut (long names in pt-BR and es).
  */
 import type { DragEvent } from "react";
 import { useLingui } from "@lingui/react/macro";
@@ -39,10 +40,10 @@ export function Palette({ onAdd, hasStart }: { onAdd: (type: BlockType) => void;
                       aria-label={t`Add ${label}`}
                       title={i18n._(BLOCK_HINTS[type])}
                       data-testid={`palette-${type}`}
-                      className="flex w-full items-center gap-2 rounded-md border bg-background px-2 py-1.5 text-left text-xs outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-50"
+                      className="flex h-full min-h-8 w-full items-center gap-2 rounded-md border bg-background px-2 py-1.5 text-left text-xs leading-tight outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-50"
                     >
                       <Icon className="size-3.5 shrink-0 text-muted-foreground" aria-hidden />
-                      <span className="truncate">{label}</span>
+                      <span className="min-w-0 break-words hyphens-auto">{label}</span>
                     </button>
                   </li>
                 );

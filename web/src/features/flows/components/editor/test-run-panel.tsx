@@ -18,6 +18,7 @@ import { ACTION_KIND_LABELS, problemText, WARNING_LABELS } from "../../lib/label
 import { answerHttp, currentBlock, fireNextTimer, isRunning, nextTimer, replyTestRun, startTestRun, testContact, type TestSession, type TranscriptItem } from "../../lib/test-run";
 import { currentDocument, useEditorStoreApi, useEditor } from "../../store/editor-store";
 import type { FlowProblem } from "../../../../../../schema/flows";
+import { viewerTimeZone } from "@/lib/dates";
 
 /** Waits at most this long (ms) run by themselves; longer ones wait for "Skip the wait". */
 const AUTO_TIMER_MS = 30_000;
@@ -183,7 +184,7 @@ export function TestRunPanel({ onClose }: { onClose: () => void }) {
     const started = startTestRun(currentDocument(store.getState()), {
       now: now(),
       contact: testContact(t`Test contact`),
-      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      timezone: viewerTimeZone(),
       fieldTypes,
     });
     if (started.ok) {

@@ -1,0 +1,127 @@
+/**
+ * The fault switch (issue 17): makes named operations fail on purpose, so the retry paths that keep
+ * "no message lost, nothing done twice" are exercised by tests and by `npm run soak:faults`.
+ *
+ * Operations (`FaultOp`) and where they are hooked:
+ * - `effect`: a ContactSession outbox effect (worker/durable-objects/contact-session.ts `drain`);
+ * - `alarm`: a Durable Object alarm (ContactSession and TicketRoom `alarm`);
+ * - `send`: a provider send in the channel adapters (whatsapp-cloud.ts, sandbox.ts), answered as a
+ *   transient failure (`retryable: true`, code `fault_injected`) without reaching the provider;
+ * - `queue`: a `jobs` queue message (worker/queues/jobs.ts), whose handler throws before running.
+ *
+ * Two ways to turn faults on, both only when `ENVIRONMENT` is `local` or `test` (wrangler.toml sets
+ * `ENVIRONMENT = "production"` for every deployed configuration, so a deploy never honours them):
+ * - `FAULTS`, a rate per operation: `"effect:0.1,alarm:0.05,send:0.1,queue:0.1"` (each rate 0..1;
+ *   unknown names and malformed parts are ignored);
+ * - armed counters, "fail the next N of op": kept in a Durable Object's own SQLite storage (a
+ *   `faults` table), so they belong to one contact, ticket or job and never leak between test files
+ *   (no module-global state). ContactSession.armFaults sets them; `takeArmedFault` consumes one.
+ */
+import type { SendResult } from "../channels/types";
+import type { AppEnv } from "../env";
+
+/** The operations the switch can fail. */
+export type FaultOp = "effect" | "alarm" | "send" | "queue";
+
+const OPS: readonly FaultOp[] = ["effect", "alarm", "send", "queue"];
+
+/** The error an injected fault throws; its message names the operation. */
+export class FaultInjected extends Error {
+  constructor(readonly op: FaultOp) {
+    super(`Injected fault (${op})`);
+    this.name = "FaultInjected";
+  }
+}
+
+/** Environments in which faults may be honoured (`ENVIRONMENT`). */
+const FAULT_ENVIRONMENTS = new Set(["local", "test"]);
+
+/** True when this environment may honour faults: `ENVIRONMENT` is `local` or `test`, nothing else. */
+export function faultsEnabled(env: Pick<AppEnv, "ENVIRONMENT">): boolean {
+  return FAULT_ENVIRONMENTS.has(env.ENVIRONMENT ?? "");
+}
+
+/**
+ * The rates of `FAULTS` (`op:rate` pairs separated by commas, rate 0..1), or an empty map when the
+ * environment may not honour faults.
+ */
+export function faultRates(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">): Map<FaultOp, number> {
+  const rates = new Map<FaultOp, number>();
+  if (!faultsEnabled(env) || !env.FAULTS) return rates;
+  for (const part of env.FAULTS.split(",")) {
+    const [name, value] = part.split(":").map((s) => s.trim());
+    const op = OPS.find((o) => o === name);
+    const rate = Number(value);
+    if (op && Number.isFinite(rate)) rates.set(op, Math.min(1, Math.max(0, rate)));
+  }
+  return rates;
+}
+
+/** True when `op` should fail now by its `FAULTS` rate (always false outside local/test). */
+export function rolled(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">, op: FaultOp): boolean {
+  const rate = faultRates(env).get(op) ?? 0;
+  return rate > 0 && Math.random() < rate;
+}
+
+/** Throws FaultInjected when `op` should fail now by its `FAULTS` rate. */
+export function maybeFail(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">, op: FaultOp): void {
+  if (rolled(env, op)) throw new FaultInjected(op);
+}
+
+/**
+ * A provider send's injected answer: a transient failure (as a 5xx would be) when `send` should
+ * fail now by its rate, else null (send for real).
+ */
+export function injectedSendFailure(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">): Extract<SendResult, { ok: false }> | null {
+  if (!rolled(env, "send")) return null;
+  return { ok: false, errorCode: "fault_injected", errorMessage: "Injected fault (send): a transient provider failure.", retryable: true };
+}
+
+/** The table of armed counters in a Durable Object's SQLite storage. */
+export const FAULTS_TABLE = "CREATE TABLE IF NOT EXISTS faults (op TEXT PRIMARY KEY, n INTEGER NOT NULL)";
+
+/**
+ * Arms `n` failures of `op` in this object's storage (replacing what was armed). Refused (false)
+ * outside local/test, so a deployed object never stores one.
+ */
+export function armFault(env: Pick<AppEnv, "ENVIRONMENT">, sql: SqlStorage, op: FaultOp, n: number): boolean {
+  if (!faultsEnabled(env)) return false;
+  sql.exec("INSERT INTO faults (op, n) VALUES (?, ?) ON CONFLICT(op) DO UPDATE SET n = excluded.n", op, Math.max(0, Math.floor(n)));
+  return true;
+}
+
+/** Consumes one armed failure of `op` from this object's storage; true when one was armed. */
+export function takeArmedFault(env: Pick<AppEnv, "ENVIRONMENT">, sql: SqlStorage, op: FaultOp): boolean {
+  if (!faultsEnabled(env)) return false;
+  const row = sql.exec<{ n: number }>("UPDATE faults SET n = n - 1 WHERE op = ? AND n > 0 RETURNING n", op).toArray()[0];
+  return row !== undefined;
+}
+
+/**
+ * The Durable Object that keeps armed faults of a scope with no object of its own (a job: scope
+ * `job:<jobId>`): a ContactSession named `faults:<scope>`, used only for its `faults` table.
+ */
+export function faultScopeOf(env: AppEnv, scope: string) {
+  return env.CONTACT_SESSION.get(env.CONTACT_SESSION.idFromName(`faults:${scope}`));
+}
+
+/**
+ * Throws FaultInjected when a `queue` message of job `jobId` should fail now: one armed in its
+ * scope (`faultScopeOf(env, "job:<jobId>").armFaults("queue", n)`), else by rate. Nothing happens,
+ * and no object is called, outside local/test.
+ */
+export async function maybeFailJob(env: AppEnv, jobId: string): Promise<void> {
+  if (!faultsEnabled(env)) return;
+  if (await faultScopeOf(env, `job:${jobId}`).takeFault("queue")) throw new FaultInjected("queue");
+  maybeFail(env, "queue");
+}
+
+/**
+ * Throws FaultInjected when `op` should fail now: an armed failure in `sql` first, else by rate.
+ * Nothing happens outside local/test.
+ */
+export function maybeFailHere(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">, sql: SqlStorage, op: FaultOp): void {
+  if (!faultsEnabled(env)) return;
+  if (takeArmedFault(env, sql, op)) throw new FaultInjected(op);
+  maybeFail(env, op);
+}
