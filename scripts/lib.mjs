@@ -34,6 +34,9 @@ export function capture(cmd, args, options = {}) {
   });
 }
 
+/** The code in a verification mail of any product language (kept equal to worker/lib/mail-texts.ts). */
+const VERIFICATION_CODE_IN_MAIL = /(?:verification code is|código de verificação é|código de verificación es) (\d{6})/;
+
 /**
  * The newest 6-digit verification code mailed to `email`, read from the local D1 dev outbox
  * (`mail_outbox`, kept only with MAIL_OUTBOX=on) through `wrangler d1 execute --local`, as a person
@@ -47,12 +50,17 @@ export async function outboxVerificationCode(email, persistTo) {
     [
       "d1", "execute", "DB", "--local", "--json",
       ...(persistTo ? ["--persist-to", persistTo] : []),
-      "--command", `SELECT body_text FROM mail_outbox WHERE to_address = ${quoted} AND body_text LIKE '%verification code is%' ORDER BY created_at DESC LIMIT 1`,
+      "--command", `SELECT body_text FROM mail_outbox WHERE to_address = ${quoted} ORDER BY created_at DESC LIMIT 10`,
     ],
     { env: wranglerEnv },
   );
   const rows = JSON.parse(out.slice(out.indexOf("[")))[0]?.results ?? [];
-  return /verification code is (\d{6})/.exec(rows[0]?.body_text ?? "")?.[1] ?? null;
+  // Mails go out in the recipient's language (worker/lib/mail-texts.ts VERIFICATION_CODE_IN_MAIL).
+  for (const row of rows) {
+    const code = VERIFICATION_CODE_IN_MAIL.exec(row.body_text ?? "")?.[1];
+    if (code) return code;
+  }
+  return null;
 }
 
 /**
