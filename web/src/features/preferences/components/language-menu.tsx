@@ -1,6 +1,5 @@
 /** The language dropdown, loaded on demand by ./language-switch.tsx (issue 9 "Load only what a screen needs"). */
 import { useEffect, useRef, useState } from "react";
-import { Languages } from "lucide-react";
 import { useLingui } from "@lingui/react/macro";
 import { Button } from "@/components/ui/button";
 import {
@@ -12,6 +11,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { changeLocale, isLocale, LOCALE_NAMES, LOCALES } from "@/lib/i18n";
+import { LanguageButtonFace } from "./language-switch";
 
 /**
  * The language menu itself (spec §1 languages; the choice is kept in a cookie for 365 days, spec §9),
@@ -34,12 +34,7 @@ export function LanguageMenu({ showName = false, open = false, focus = false }: 
     <DropdownMenu open={isOpen} onOpenChange={setOpen}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size={showName ? "sm" : "icon"} aria-label={showName ? undefined : t`Language`} title={t`Language`}>
-          <Languages />
-          {showName ? (
-            <>
-              <span className="sr-only">{t`Language`}:</span> <span>{LOCALE_NAMES[current]}</span>
-            </>
-          ) : null}
+          <LanguageButtonFace showName={showName} />
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent>

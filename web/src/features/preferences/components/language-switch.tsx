@@ -9,6 +9,27 @@ const loadMenu = () => import("./language-menu");
 const LanguageMenu = lazy(() => loadMenu().then((m) => ({ default: m.LanguageMenu })));
 
 /**
+ * What the language button shows, shared by the placeholder below and the loaded menu's trigger:
+ * the icon and, with `showName`, the current language's name, read out as "Language: <name>" so the
+ * visible text is part of the button's name (WCAG 2.5.3). Without `showName` the button carries
+ * aria-label "Language".
+ */
+export function LanguageButtonFace({ showName }: { showName: boolean }) {
+  const { t, i18n } = useLingui();
+  const current = isLocale(i18n.locale) ? i18n.locale : "pt-BR";
+  return (
+    <>
+      <Languages />
+      {showName ? (
+        <>
+          <span className="sr-only">{t`Language`}:</span> <span>{LOCALE_NAMES[current]}</span>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/**
  * Language menu (spec §1 languages); the choice is kept in a cookie for 365 days (spec §9). Until
  * the user presses it, this is a plain button: the dropdown and its library (./language-menu.tsx,
  * Radix menu with floating-ui, ~20 KiB gzip) start loading when the button is pointed at or focused
@@ -16,8 +37,7 @@ const LanguageMenu = lazy(() => loadMenu().then((m) => ({ default: m.LanguageMen
  * "Load only what a screen needs").
  */
 export function LanguageSwitch({ showName = false }: { showName?: boolean }) {
-  const { t, i18n } = useLingui();
-  const current = isLocale(i18n.locale) ? i18n.locale : "pt-BR";
+  const { t } = useLingui();
   const [wanted, setWanted] = useState<{ open: boolean; focus: boolean } | null>(null);
   const placeholder = (
     <Button
@@ -31,12 +51,7 @@ export function LanguageSwitch({ showName = false }: { showName?: boolean }) {
       onPointerDown={() => setWanted({ open: true, focus: false })}
       onClick={() => setWanted((w) => w ?? { open: true, focus: true })}
     >
-      <Languages />
-      {showName ? (
-        <>
-          <span className="sr-only">{t`Language`}:</span> <span>{LOCALE_NAMES[current]}</span>
-        </>
-      ) : null}
+      <LanguageButtonFace showName={showName} />
     </Button>
   );
   if (!wanted) return placeholder;
