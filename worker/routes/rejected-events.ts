@@ -11,6 +11,7 @@ import { connections, rejectedEvents } from "../../schema";
 import { idSchema } from "../../schema/validation/common";
 import type { RejectedEventAnswer, RejectedEventPage } from "../../schema/api-types";
 import type { HonoEnv } from "../middleware/context";
+import { contentDisposition, MEDIA_CSP } from "../lib/sniff";
 import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { decodeNumberCursor, encodeCursor } from "../lib/cursor";
 import { notFound } from "../lib/errors";
@@ -85,9 +86,9 @@ export const rejectedEventsRoutes = new Hono<HonoEnv>()
       status: 200,
       headers: {
         "Content-Type": "application/json",
-        "Content-Disposition": `attachment; filename="rejected-event-${row.id}.json"`,
+        "Content-Disposition": contentDisposition("attachment", `rejected-event-${row.id}.json`),
         "X-Content-Type-Options": "nosniff",
-        "Content-Security-Policy": "default-src 'none'; sandbox",
+        "Content-Security-Policy": MEDIA_CSP,
         "Cache-Control": "private, no-store",
       },
     });
