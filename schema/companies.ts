@@ -45,6 +45,11 @@ export const companies = sqliteTable(
     activationCodeHash: text("activation_code_hash"),
     activatedAt: integer("activated_at"),
     franchiseId: text("franchise_id"),
+    /**
+     * Stop words (issue 10 "Opt-out"): a customer message equal to one of them, ignoring case,
+     * accents and surrounding spaces, opts the contact out. Null means the defaults SAIR, PARAR, STOP.
+     */
+    optOutWords: text("opt_out_words", { mode: "json" }).$type<string[] | null>(),
     ...timestamps,
   },
   (t) => [

@@ -26,6 +26,11 @@ export const contacts = sqliteTable(
     crmPosition: real("crm_position"),
     /** The last ad or post the contact came from (WhatsApp `referral`), JSON. */
     referral: text("referral", { mode: "json" }).$type<{ [key: string]: Json } | null>(),
+    /**
+     * ms UTC when the contact answered one of the company's stop words (issue 10 "Opt-out"); null
+     * while subscribed. Broadcasts reject opted-out contacts and they leave every shipping cycle.
+     */
+    optedOutAt: integer("opted_out_at"),
     ...timestamps,
   },
   (t) => [
