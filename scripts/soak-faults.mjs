@@ -53,9 +53,14 @@ if (!(N > 0 && CONTACTS > 0 && CONTACTS <= N && CONCURRENCY > 0)) throw new Erro
 const sends = new Map(); // "to|body" → times (ms, this script's clock) of the successful sends
 let refusedSends = 0;
 let lastSendAt = 0;
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
 const meta = await startMetaStandIn({
   keepAlive: true,
   sendFailRate: SEND_FAIL,
+  // Like Meta: every accepted send is reported by a signed `sent` status webhook naming our message
+  // (biz_opaque_callback_data), redelivered while the product is down.
+  statusWebhook: { url: `${base}/api/channels/whatsapp/webhook`, appSecret: SECRET },
   onRequest: (record) => {
     const body = record.body && typeof record.body === "object" ? record.body : null;
     if (record.method !== "POST" || !body || body.status === "read" || typeof body.to !== "string") return;
@@ -70,8 +75,6 @@ const meta = await startMetaStandIn({
 });
 
 const state = mkdtempSync(join(tmpdir(), "conversa-soak-"));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
 
 // ------------------------------------------------------------------------------------------------
 // The product, in its own process group so that it can be killed as a whole and restarted.

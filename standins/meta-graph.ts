@@ -102,6 +102,12 @@ export async function startMetaStandIn(
      * the record of a refused send has `status: 500` and no `responseId` (soaks: `npm run soak:faults`).
      */
     sendFailRate?: number;
+    /**
+     * Like Meta, report every accepted send with a signed `statuses` webhook (`sent`, carrying the
+     * send's `biz_opaque_callback_data`) to `url`, redelivered with backoff (250 ms × 2^n, ≤ 8 s, at
+     * most 40 attempts) until it is answered 2xx. Off unless given (soaks: `npm run soak:faults`).
+     */
+    statusWebhook?: { url: string; appSecret: string };
   } = {},
 ): Promise<MetaStandIn> {
   const version = options.version ?? "v23.0";
@@ -124,6 +130,33 @@ export async function startMetaStandIn(
     });
     await res.arrayBuffer();
     return res.status;
+  }
+
+  /** The `sent` status webhook of an accepted send, redelivered until answered 2xx (see `statusWebhook`). */
+  function reportSent(target: { url: string; appSecret: string }, phoneNumberId: string, wamid: string, to: string, sendBody: unknown): void {
+    const callback = (sendBody as { biz_opaque_callback_data?: unknown } | null)?.biz_opaque_callback_data;
+    const status = {
+      id: wamid,
+      status: "sent",
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: to.replace(/\D/g, ""),
+      ...(typeof callback === "string" ? { biz_opaque_callback_data: callback } : {}),
+    };
+    const payload = {
+      object: "whatsapp_business_account",
+      entry: [{ id: "standin-waba", changes: [{ field: "messages", value: { messaging_product: "whatsapp", metadata: { display_phone_number: phoneNumberId, phone_number_id: phoneNumberId }, statuses: [status] } }] }],
+    };
+    void (async () => {
+      for (let attempt = 0; attempt < 40; attempt++) {
+        await new Promise((r) => setTimeout(r, attempt === 0 ? 50 : Math.min(8000, 250 * 2 ** attempt) * (0.5 + Math.random())));
+        try {
+          const code = await deliver(target.url, target.appSecret, payload);
+          if (code >= 200 && code < 300) return;
+        } catch {
+          // The receiver is down (a soak's kill): try again later, as Meta does.
+        }
+      }
+    })();
   }
 
   const server: Server = createServer(async (req, res) => {
@@ -207,6 +240,7 @@ export async function startMetaStandIn(
           return json(res, 500, { error: { message: "Service temporarily unavailable", type: "OAuthException", code: 2, is_transient: true, fbtrace_id: "standin" } });
         }
         record.responseId = `wamid.${randomUUID()}`;
+        if (options.statusWebhook) reportSent(options.statusWebhook, decodeURIComponent(parts[1] ?? ""), record.responseId, to, body);
         return json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to.replace(/\D/g, "") }], messages: [{ id: record.responseId }] });
       }
       if (req.method === "POST" && parts.length === 3 && parts[2] === "media") {

@@ -63,6 +63,12 @@ export type InboundStatus = {
   errorMessage?: string;
   /** The provider's longer explanation of a failure (WhatsApp `errors[].error_data.details`). */
   errorDetails?: string;
+  /**
+   * What we attached to the send (WhatsApp `biz_opaque_callback_data`, echoed in status webhooks):
+   * our message id. It lets a send whose answer was lost (the object died while it was in flight)
+   * be matched to its provider id instead of being sent again (issue 17).
+   */
+  reference?: string;
 };
 
 /**
@@ -171,8 +177,18 @@ export interface ChannelAdapter {
   pair?(connection: ConnectionRow, origin: string): Promise<PairingChallenge>;
   /** Ends the device link (logs the device out); the connection's status is set by the caller. */
   disconnect?(connection: ConnectionRow): Promise<void>;
-  /** Sends one message; never throws for provider-side failures (they come back as `ok: false`). */
-  send(connection: ConnectionRow, to: Recipient, message: OutboundMessage): Promise<SendResult>;
+  /**
+   * Sends one message; never throws for provider-side failures (they come back as `ok: false`).
+   * `reference` (our message id) travels with the send where the provider echoes it back in its
+   * status reports (see `confirmsByReference`).
+   */
+  send(connection: ConnectionRow, to: Recipient, message: OutboundMessage, reference?: string): Promise<SendResult>;
+  /**
+   * True when the provider reports every accepted send with the `reference` it was given (WhatsApp's
+   * `biz_opaque_callback_data` in the `sent` status webhook): a send in flight when its object died
+   * is then confirmed from that report rather than repeated (TicketRoom, issue 17).
+   */
+  readonly confirmsByReference?: boolean;
   /** Shows typing or recording to the customer, where the channel supports it. */
   presence(connection: ConnectionRow, to: Recipient, state: "typing" | "recording" | "paused", replyTo?: string): Promise<void>;
   /** Tells the provider the customer's messages were read (blue ticks), where supported. */

@@ -229,6 +229,7 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
 
   return {
     channel: "whatsapp-cloud",
+    confirmsByReference: true,
 
     /**
      * A Meta webhook: the signature is checked over the raw bytes before any parsing (401, nothing
@@ -259,14 +260,16 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
      * One send; never throws. A failure says whether it is `retryable` (network, HTTP 5xx/429,
      * RETRYABLE_CODES); the TicketRoom retries those with backoff and fails the rest at once.
      */
-    async send(connection: ConnectionRow, to: Recipient, message: OutboundMessage): Promise<SendResult> {
+    async send(connection: ConnectionRow, to: Recipient, message: OutboundMessage, reference?: string): Promise<SendResult> {
       const injected = options.injectFailure?.();
       if (injected) return injected;
       let res: Response;
       try {
         // A contact known only by its business-scoped user id (no wa_id) is addressed by `recipient`.
         const address = /^\d+$/.test(to.externalId) ? { to: to.externalId } : { recipient: to.externalId };
-        res = await post(connection, { recipient_type: "individual", ...address, ...cloudMessageBody(message) });
+        // `biz_opaque_callback_data` (≤ 512 chars) comes back in this message's status webhooks.
+        const callback = reference ? { biz_opaque_callback_data: reference.slice(0, 512) } : {};
+        res = await post(connection, { recipient_type: "individual", ...address, ...cloudMessageBody(message), ...callback });
       } catch (error) {
         return { ok: false, errorCode: "network", errorMessage: String(error), retryable: true };
       }

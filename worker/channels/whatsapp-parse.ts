@@ -57,6 +57,7 @@ const waStatus = z
     status: z.string(),
     timestamp: z.string().or(z.number()),
     recipient_id: z.string().optional(),
+    biz_opaque_callback_data: z.string().optional(),
     errors: z
       .array(
         z
@@ -515,6 +516,7 @@ export function parseWhatsAppWebhook(body: unknown, options: ParseOptions = {}):
         timestamp: toMs(s.data.timestamp, receivedAt),
         ...(error ? { errorCode: String(error.code), errorMessage: error.message ?? error.title ?? "" } : {}),
         ...(details ? { errorDetails: details } : {}),
+        ...(s.data.biz_opaque_callback_data ? { reference: s.data.biz_opaque_callback_data } : {}),
       });
     }
     if (v.errors?.length) {

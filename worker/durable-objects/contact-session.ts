@@ -22,6 +22,12 @@
  * - `outbox`: effects of a committed step not yet performed (a failed head is retried after
  *   `effectRetryDelayMs` and holds the later ones back);
  * - `faults`: armed faults of the fault switch (local and test only, worker/lib/faults.ts);
+ * - `handled`: provider ids of the inbound messages this object has routed to the end (kept
+ *   HANDLED_TTL_MS). A message is marked in the same storage transaction as the step that consumes
+ *   it (a run's answered step, a new run's first step), or once routing ends. A redelivery of a
+ *   message D1 holds but this table does not (the object died between storing it and committing
+ *   its step, issue 17) is routed again instead of being answered as a duplicate: storing it again
+ *   is a no-op (the TicketRoom dedupes by provider id) and its step then happens once;
  * - `pending_reactions`: the contact's reactions to a message not stored yet (by provider id), applied
  *   when it arrives (and kept meanwhile as a rejected event), dropped after PENDING_REACTION_TTL_MS
  *   (7 days).
@@ -33,7 +39,7 @@
  * repaired from storage when the object starts (platform-limits A3).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import { connections, contactIdentities, contacts, messages, tickets, type ConnectionRow, type ContactRow, type TicketRow } from "../../schema";
 import type { FlowRunAnswer, RunWarning } from "../../schema/flow-api";
 import type { AppEnv } from "../env";
@@ -74,6 +80,8 @@ const ENDED_RUNS_KEPT = 20;
 export const MAX_EFFECT_ATTEMPTS = 5;
 /** Delay before retrying an alarm that failed (ms). */
 const OUTBOX_RETRY_MS = 2_000;
+/** How long a routed message's provider id is remembered (`handled`): Meta redelivers for up to 7 days (ms). */
+export const HANDLED_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Warnings kept per run (the newest). */
 const RUN_WARNINGS_KEPT = 20;
 
@@ -143,6 +151,10 @@ export class ContactSession extends DurableObject<AppEnv> {
         sql.exec("ALTER TABLE runs ADD COLUMN warnings TEXT");
       }
       sql.exec(FAULTS_TABLE);
+      sql.exec("CREATE TABLE IF NOT EXISTS handled (external_id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
+      sql.exec("CREATE INDEX IF NOT EXISTS handled_at ON handled (at)");
+      // Messages stored before this table existed were routed by an older version: never again.
+      sql.exec("INSERT INTO meta (k, v) VALUES ('handled_since', ?) ON CONFLICT(k) DO NOTHING", String(Date.now()));
       // A fired alarm is used up; one lost in a restart is repaired from what storage says is due.
       await this.rearm();
     });
@@ -288,9 +300,40 @@ export class ContactSession extends DurableObject<AppEnv> {
 
     const seen = await db.query.messages.findFirst({
       where: and(eq(messages.connectionId, connection.id), eq(messages.externalId, event.externalId)),
-      columns: { id: true, ticketId: true },
+      columns: { id: true, ticketId: true, createdAt: true },
     });
-    if (seen) return { status: "duplicate", messageId: seen.id, ticketId: seen.ticketId };
+    if (seen && !this.mayRouteAgain(event.externalId, seen.createdAt)) return { status: "duplicate", messageId: seen.id, ticketId: seen.ticketId };
+    const routed = await this.route(db, connection, event, seen !== undefined);
+    this.markHandled(event.externalId);
+    return routed;
+  }
+
+  /**
+   * Whether a message D1 already holds must be routed again: this object never marked it handled
+   * (it died between storing the message and committing its step), and it is recent and newer than
+   * the `handled` table (file header).
+   */
+  private mayRouteAgain(externalId: string, storedAt: number): boolean {
+    const sql = this.ctx.storage.sql;
+    if (sql.exec("SELECT 1 FROM handled WHERE external_id = ?", externalId).toArray().length > 0) return false;
+    const since = Number(this.meta("handled_since") ?? Number.MAX_SAFE_INTEGER);
+    return storedAt >= since && storedAt > Date.now() - HANDLED_TTL_MS;
+  }
+
+  /** Remembers that the message `externalId` was routed (see `handled` in the file header). */
+  private markHandled(externalId: string): void {
+    const sql = this.ctx.storage.sql;
+    const at = Date.now();
+    sql.exec("INSERT INTO handled (external_id, at) VALUES (?, ?) ON CONFLICT(external_id) DO NOTHING", externalId, at);
+    sql.exec("DELETE FROM handled WHERE at < ?", at - HANDLED_TTL_MS);
+  }
+
+  /**
+   * Routes one customer message (steps 1–5 of the file header). `again`: D1 holds it already (a
+   * redelivery after a restart cut its routing short); a ticket this very message opened then does
+   * not take it at step 3, so routing ends where it would have the first time.
+   */
+  private async route(db: Db, connection: ConnectionRow, event: InboundMessage, again = false): Promise<IngestResult> {
 
     const contact = await this.upsertContact(db, connection, event);
     this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: event.from, lastInbound: event.externalId });
@@ -311,7 +354,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         const { ticket, created } = await this.ticketFor(db, connection, contact, event);
         const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
         if (ticket.id !== active.ticket_id) this.ctx.storage.sql.exec("UPDATE runs SET ticket_id = ? WHERE id = ?", ticket.id, active.id);
-        this.commit(active, prepared);
+        this.commit(active, prepared, undefined, event.externalId);
         await this.drain(db);
         return { ...stored, runId: active.id };
       }
@@ -329,7 +372,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         const { ticket, created } = await this.ticketFor(db, connection, contact, event);
         const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
         await countKeywordMessage(db, companyId, keyword.id);
-        const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId: keyword.flowId, depth: 0 });
+        const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId: keyword.flowId, depth: 0, handles: event.externalId });
         await this.drain(db);
         return { ...stored, ...(runId ? { runId } : {}) };
       }
@@ -337,7 +380,7 @@ export class ContactSession extends DurableObject<AppEnv> {
 
     // 3. The open or pending ticket.
     const existing = await openTicketOf(db, connection, contact.id);
-    if (existing) return this.storeInbound(db, connection, contact, existing, event, false);
+    if (existing && !(again && (await openedBy(db, existing, event.externalId)))) return this.storeInbound(db, connection, contact, existing, event, false);
 
     // 4. The connection's default flow.
     const defaults = await defaultFlowsOf(db, companyId, connection.id);
@@ -346,7 +389,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     if (flowId && (await this.version(db, companyId, flowId, null))) {
       const { ticket, created } = await this.ticketFor(db, connection, contact, event);
       const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
-      const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId, depth: 0 });
+      const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId, depth: 0, handles: event.externalId });
       await this.drain(db);
       return { ...stored, ...(runId ? { runId } : {}) };
     }
@@ -527,7 +570,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     for (const [k, v] of Object.entries(meta)) if (v !== undefined) sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, v);
   }
 
-  private meta(k: "companyId" | "channel" | "externalId" | "lastInbound"): string | null {
+  private meta(k: "companyId" | "channel" | "externalId" | "lastInbound" | "handled_since"): string | null {
     return this.ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0]?.v ?? null;
   }
 
@@ -556,7 +599,10 @@ export class ContactSession extends DurableObject<AppEnv> {
    * first, and commits its first step. Answers the run id, or null when the flow has no published
    * version. A chain of flow connections deeper than MAX_FLOW_CHAIN is refused with a failed run.
    */
-  private async begin(db: Db, input: { companyId: string; contactId: string; connectionId: string; ticketId: string; flowId: string; depth: number }): Promise<string | null> {
+  private async begin(
+    db: Db,
+    input: { companyId: string; contactId: string; connectionId: string; ticketId: string; flowId: string; depth: number; handles?: string },
+  ): Promise<string | null> {
     const loaded = await this.version(db, input.companyId, input.flowId, null);
     if (!loaded) return null;
     const active = this.activeRun();
@@ -572,24 +618,50 @@ export class ContactSession extends DurableObject<AppEnv> {
         error: { code: "loop_guard", message: `Flows were connected to each other more than ${MAX_FLOW_CHAIN} times in a row; the run was stopped.`, nodeId: null },
       });
     }
-    this.ctx.storage.sql.exec(
-      "INSERT INTO runs (id, flow_id, version, company_id, contact_id, connection_id, ticket_id, status, node_type, state, depth, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
+    const row: RunRow = {
       id,
-      input.flowId,
-      loaded.version,
-      input.companyId,
-      input.contactId,
-      input.connectionId,
-      input.ticketId,
-      state.status,
-      JSON.stringify(state),
-      input.depth,
-      at,
-      at,
-    );
+      flow_id: input.flowId,
+      version: loaded.version,
+      company_id: input.companyId,
+      contact_id: input.contactId,
+      connection_id: input.connectionId,
+      ticket_id: input.ticketId,
+      status: state.status,
+      node_type: null,
+      state: JSON.stringify(state),
+      warnings: null,
+      depth: input.depth,
+      created_at: at,
+      updated_at: at,
+    };
+    const insert = () =>
+      this.ctx.storage.sql.exec(
+        "INSERT INTO runs (id, flow_id, version, company_id, contact_id, connection_id, ticket_id, status, node_type, state, depth, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
+        row.id,
+        row.flow_id,
+        row.version,
+        row.company_id,
+        row.contact_id,
+        row.connection_id,
+        row.ticket_id,
+        row.status,
+        row.state,
+        row.depth,
+        at,
+        at,
+      );
+    const prepared = state.status === "running" ? await this.prepare(db, row, { kind: "start" }) : null;
+    maybeFailHere(this.env, this.ctx.storage.sql, "step");
+    // The run, its first step and the message it answers are stored together: a restart leaves all
+    // of them or none (then the message's redelivery starts the run; file header, `handled`).
+    this.ctx.storage.transactionSync(() => {
+      insert();
+      if (prepared && (prepared.result.accepted || prepared.result.effects.length > 0)) this.commitNow(row, prepared, undefined, input.handles);
+      else if (input.handles) this.markHandled(input.handles);
+    });
     this.pruneRuns();
-    const run = this.run(id);
-    if (run && state.status === "running") await this.advance(db, run, { kind: "start" });
+    // The flow or the contact vanished while preparing: the stored run is failed with the reason.
+    if (state.status === "running" && !prepared) await this.prepare(db, this.run(id)!, { kind: "start" });
     return id;
   }
 
@@ -623,13 +695,22 @@ export class ContactSession extends DurableObject<AppEnv> {
    * Stores a computed step in one transaction: the run's new state, its timers, the fired timer
    * `firedToken` gone, and its effects (plus the stats of the blocks it passed) in the outbox.
    */
-  private commit(run: RunRow, prepared: Prepared, firedToken?: string): void {
+  private commit(run: RunRow, prepared: Prepared, firedToken?: string, handles?: string): void {
+    // Fault switch (issue 17): a restart between storing a message and committing its step.
+    maybeFailHere(this.env, this.ctx.storage.sql, "step");
+    this.ctx.storage.transactionSync(() => this.commitNow(run, prepared, firedToken, handles));
+  }
+
+  /** The writes of `commit`, inside the caller's storage transaction. */
+  private commitNow(run: RunRow, prepared: Prepared, firedToken?: string, handles?: string): void {
     const { result, flow } = prepared;
     const { state } = result;
     const ended = state.status === "done" || state.status === "failed";
     const nodeType = state.nodeId ? (flow.node(state.nodeId)?.type ?? null) : null;
     const sql = this.ctx.storage.sql;
-    this.ctx.storage.transactionSync(() => {
+    {
+      // The message this step consumes is handled with the step, never apart from it (file header).
+      if (handles) this.markHandled(handles);
       if (firedToken) sql.exec("DELETE FROM timers WHERE token = ?", firedToken);
       sql.exec("UPDATE runs SET status = ?, node_type = ?, state = ?, updated_at = ? WHERE id = ?", state.status, nodeType, JSON.stringify(state), Date.now(), run.id);
       for (const effect of result.effects) {
@@ -642,14 +723,14 @@ export class ContactSession extends DurableObject<AppEnv> {
         const stats: OutboxItem = { type: "stats", visited: result.visited, stoppedAt: ended ? state.nodeId : null };
         sql.exec("INSERT INTO outbox (run_id, item) VALUES (?, ?)", run.id, JSON.stringify(stats));
       }
-    });
+    }
   }
 
   /** Prepares and commits one event for `run` (when it concerns the run). */
-  private async advance(db: Db, run: RunRow, event: FlowEvent, firedToken?: string): Promise<void> {
+  private async advance(db: Db, run: RunRow, event: FlowEvent, firedToken?: string, handles?: string): Promise<void> {
     const prepared = await this.prepare(db, run, event);
     if (!prepared) return;
-    if (prepared.result.accepted || prepared.result.effects.length > 0) this.commit(run, prepared, firedToken);
+    if (prepared.result.accepted || prepared.result.effects.length > 0) this.commit(run, prepared, firedToken, handles);
     else if (firedToken) this.ctx.storage.sql.exec("DELETE FROM timers WHERE token = ?", firedToken);
   }
 
@@ -847,6 +928,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         crmColumnId: null,
         crmPosition: null,
         referral: null,
+        optedOutAt: null,
         createdAt: at,
         updatedAt: at,
       };
@@ -924,6 +1006,21 @@ export class ContactSession extends DurableObject<AppEnv> {
   }
 }
 
+/**
+ * Whether the message `externalId` is the first of `ticket` (the ticket was opened for it); used
+ * when a redelivered message is routed again after a restart.
+ */
+async function openedBy(db: Db, ticket: TicketRow, externalId: string): Promise<boolean> {
+  const first = await db
+    .select({ externalId: messages.externalId })
+    .from(messages)
+    .where(and(eq(messages.ticketId, ticket.id), eq(messages.companyId, ticket.companyId)))
+    .orderBy(asc(messages.seq))
+    .limit(1);
+  return first[0]?.externalId === externalId;
+}
+
+/** The newest open or pending ticket of a contact on a connection. */
 /** The newest open or pending ticket of a contact on a connection. */
 export async function openTicketOf(db: Db, connection: ConnectionRow, contactId: string): Promise<TicketRow | undefined> {
   return db.query.tickets.findFirst({

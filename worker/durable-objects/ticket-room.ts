@@ -14,6 +14,16 @@
  * (`sendRetryDelayMs`), at most SEND_MAX_ATTEMPTS times, then fails with the provider's reason. A
  * permanent failure fails at once with the provider's code and message. The provider's id is kept
  * in `sends` before D1 is updated, so a retry after a D1 hiccup never sends the message twice.
+ *
+ * Sends cut off by a restart (issue 17): before each attempt the row is marked `in_flight_at` (made
+ * durable before the request leaves) and the alarm is set SEND_LEASE_MS ahead, so a room whose
+ * instance died mid-send wakes up by itself. A new instance finds the mark and cannot know whether
+ * the provider took the message. Where the provider echoes our message id in its status reports
+ * (the adapter's `confirmsByReference`: WhatsApp's `biz_opaque_callback_data`), the send is held
+ * "in doubt" for up to RECONCILE_MS: the `sent` report names the message (worker/pipeline/statuses.ts
+ * stores its provider id), the room confirms it from D1 and does not send it again. Only when no
+ * report came in that time is it sent again (at least once beats never). Later sends of the
+ * ticket wait behind it, so their order holds.
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
@@ -55,6 +65,12 @@ export const SEND_RETRY_BASE_MS = 1_000;
 export const SEND_RETRY_MAX_MS = 60_000;
 /** When the alarm itself fails, it comes back this much later (ms). */
 const ALARM_RETRY_MS = 2_000;
+/** The alarm set before each send attempt: wakes the room if its instance dies mid-send (ms). */
+export const SEND_LEASE_MS = 30_000;
+/** How long a send cut off by a restart waits for the provider's report naming it (ms). */
+export const RECONCILE_MS = 60_000;
+/** While a send is in doubt, D1 is read again for its provider id this often (ms). */
+const RECONCILE_POLL_MS = 2_000;
 
 /**
  * Delay before retry number `retry` (1-based) of a send: SEND_RETRY_BASE_MS × 2^(retry−1), capped
@@ -78,6 +94,10 @@ type SendRow = {
   attempts: number;
   next_at: number;
   external_id: string | null;
+  /** ms UTC when an attempt left (null once it came back). */
+  in_flight_at: number | null;
+  /** ms UTC until which a send cut off by a restart waits for the provider's report; null otherwise. */
+  doubt_until: number | null;
 };
 
 /**
@@ -125,11 +145,27 @@ export class TicketRoom extends DurableObject<AppEnv> {
         "CREATE TABLE IF NOT EXISTS sends (seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL, company_id TEXT NOT NULL, ticket_id TEXT NOT NULL, connection_id TEXT NOT NULL, outbound TEXT NOT NULL, recipient TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL DEFAULT 0, external_id TEXT)",
       );
       this.ctx.storage.sql.exec(FAULTS_TABLE);
+      const columns = this.ctx.storage.sql.exec<{ name: string }>("PRAGMA table_info(sends)").toArray().map((c) => c.name);
+      if (!columns.includes("in_flight_at")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN in_flight_at INTEGER");
+      if (!columns.includes("doubt_until")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN doubt_until INTEGER");
+      this.recoverCutOffSends();
       // Sends left over by a restart go on from the alarm.
       const left = this.ctx.storage.sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM sends").one().at;
       if (left !== null && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Math.max(left, Date.now()));
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /**
+   * Run when an instance starts: an attempt still marked in flight belonged to an instance that died
+   * before the provider's answer, so it is in doubt (file header). A provider that does not confirm
+   * by reference gets no wait (doubt_until in the past: sent again at once).
+   */
+  private recoverCutOffSends(): void {
+    this.ctx.storage.sql.exec(
+      "UPDATE sends SET doubt_until = CASE WHEN in_flight_at > 0 THEN ? ELSE 0 END, in_flight_at = NULL WHERE in_flight_at IS NOT NULL AND external_id IS NULL",
+      Date.now() + RECONCILE_MS,
+    );
   }
 
   /** Next message sequence number of this ticket (starts at 1). */
@@ -247,6 +283,20 @@ export class TicketRoom extends DurableObject<AppEnv> {
         await this.ctx.storage.setAlarm(row.next_at);
         return;
       }
+      if (row.doubt_until !== null && !row.external_id) {
+        const confirmed = await this.confirmedId(row);
+        if (confirmed) {
+          sqlStore.exec("UPDATE sends SET external_id = ?, doubt_until = NULL WHERE seq = ?", confirmed, row.seq);
+          row.external_id = confirmed;
+        } else if (row.doubt_until > Date.now()) {
+          await this.ctx.storage.setAlarm(Math.min(row.doubt_until, Date.now() + RECONCILE_POLL_MS));
+          return;
+        } else {
+          console.warn(`[ticket-room] no report named message ${row.message_id} after a restart; sending it again`);
+          sqlStore.exec("UPDATE sends SET doubt_until = NULL WHERE seq = ?", row.seq);
+          row.doubt_until = null;
+        }
+      }
       let retry: { errorCode: string; errorMessage: string } | null;
       try {
         retry = await this.deliver(row);
@@ -285,9 +335,22 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id)) });
     const outbound: OutboundMessage = JSON.parse(row.outbound);
     const recipient: { externalId: string; phone: string | null } = JSON.parse(row.recipient);
-    const result: SendResult = connection
-      ? await adapterFor(this.env, connection).send(connection, recipient, outbound)
-      : { ok: false, errorCode: "no_connection", errorMessage: "The connection no longer exists.", retryable: false };
+    let result: SendResult;
+    if (connection) {
+      const adapter = adapterFor(this.env, connection);
+      // Mark the attempt and arm the lease, durably, before the request leaves (file header).
+      // in_flight_at > 0 where the provider can confirm by reference, -1 where it cannot.
+      this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = ? WHERE seq = ?", adapter.confirmsByReference ? Date.now() : -1, row.seq);
+      await this.ctx.storage.setAlarm(Date.now() + SEND_LEASE_MS);
+      await this.ctx.storage.sync();
+      try {
+        result = await adapter.send(connection, recipient, outbound, row.message_id);
+      } finally {
+        this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = NULL WHERE seq = ?", row.seq);
+      }
+    } else {
+      result = { ok: false, errorCode: "no_connection", errorMessage: "The connection no longer exists.", retryable: false };
+    }
     if (!result.ok && result.retryable) {
       console.warn(`[ticket-room] send of message ${row.message_id} failed transiently (${result.errorCode}, attempt ${row.attempts + 1})`);
       if (row.attempts + 1 < SEND_MAX_ATTEMPTS) return { errorCode: result.errorCode, errorMessage: result.errorMessage };
@@ -295,6 +358,19 @@ export class TicketRoom extends DurableObject<AppEnv> {
     if (result.ok) this.ctx.storage.sql.exec("UPDATE sends SET external_id = ? WHERE seq = ?", result.externalId, row.seq);
     await this.settle(row, result);
     return null;
+  }
+
+  /**
+   * The provider id D1 holds for a send in doubt: set by a status report that named the message
+   * (worker/pipeline/statuses.ts), or by an earlier settle. Null when none came yet.
+   */
+  private async confirmedId(row: SendRow): Promise<string | null> {
+    const found = await getDb(this.env.DB)
+      .select({ externalId: messages.externalId })
+      .from(messages)
+      .where(and(eq(messages.id, row.message_id), eq(messages.companyId, row.company_id)))
+      .limit(1);
+    return found[0]?.externalId ?? null;
   }
 
   /** Writes a send's outcome to D1 (sent with the provider's id, or failed with its reason) and fans it out. */

@@ -8,6 +8,9 @@
  * - `send`: a provider send in the channel adapters (whatsapp-cloud.ts, sandbox.ts), answered as a
  *   transient failure (`retryable: true`, code `fault_injected`) without reaching the provider;
  * - `queue`: a `jobs` queue message (worker/queues/jobs.ts), whose handler throws before running.
+ * - `step`: a ContactSession step commit (`commit`, and a new run's first step in `begin`), thrown
+ *   after the inbound message was stored and before its step is committed: what a restart at that
+ *   moment leaves behind (the message's redelivery must route it again).
  *
  * Two ways to turn faults on, both only when `ENVIRONMENT` is `local` or `test` (wrangler.toml sets
  * `ENVIRONMENT = "production"` for every deployed configuration, so a deploy never honours them):
@@ -21,9 +24,9 @@ import type { SendResult } from "../channels/types";
 import type { AppEnv } from "../env";
 
 /** The operations the switch can fail. */
-export type FaultOp = "effect" | "alarm" | "send" | "queue";
+export type FaultOp = "effect" | "alarm" | "send" | "queue" | "step";
 
-const OPS: readonly FaultOp[] = ["effect", "alarm", "send", "queue"];
+const OPS: readonly FaultOp[] = ["effect", "alarm", "send", "queue", "step"];
 
 /** The error an injected fault throws; its message names the operation. */
 export class FaultInjected extends Error {

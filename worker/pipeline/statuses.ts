@@ -6,7 +6,7 @@
  * A failure keeps the provider's code, message and longer detail (`errors[].error_data.details`);
  * an orphan failure (before the wamid is known) keeps the code and message only.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { messages, orphanStatuses, type ConnectionRow } from "../../schema";
 import type { InboundStatus } from "../channels/types";
 import type { Db } from "../lib/db";
@@ -24,9 +24,18 @@ const rankSql = sql`CASE ${messages.status} WHEN 'pending' THEN 0 WHEN 'received
 export async function applyStatus(
   db: Db,
   connection: ConnectionRow,
-  status: Pick<InboundStatus, "externalId" | "status" | "timestamp" | "errorCode" | "errorMessage" | "errorDetails">,
+  status: Pick<InboundStatus, "externalId" | "status" | "timestamp" | "errorCode" | "errorMessage" | "errorDetails" | "reference">,
   options: { recordOrphan: boolean } = { recordOrphan: true },
 ): Promise<{ id: string; ticketId: string } | null> {
+  if (status.reference) {
+    // The report names the message it belongs to (our id, sent as `biz_opaque_callback_data`): a
+    // send whose answer never reached us (its TicketRoom died mid-send) learns its provider id here,
+    // and the room confirms it instead of sending it again (issue 17).
+    await db
+      .update(messages)
+      .set({ externalId: status.externalId, updatedAt: Date.now() })
+      .where(and(eq(messages.id, status.reference), eq(messages.connectionId, connection.id), eq(messages.direction, "out"), isNull(messages.externalId)));
+  }
   const rank = STATUS_RANK[status.status];
   const ceiling = status.status === "failed" ? STATUS_RANK.delivered : rank;
   const changed = await db

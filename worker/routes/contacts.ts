@@ -140,6 +140,7 @@ export const contactsRoutes = new Hono<HonoEnv>()
       imageKey: null,
       lastMessageAt: null,
       referral: null,
+      optedOutAt: null,
       crmColumnId: null,
       crmPosition: null,
       createdAt: at,
