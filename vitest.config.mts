@@ -29,6 +29,8 @@ export default defineConfig({
           MAIL_OUTBOX: "on",
           // Faults may be armed per contact, ticket or job (worker/lib/faults.ts); no rate is set.
           ENVIRONMENT: "test",
+          // Broadcasts pace at 1/100 of the delay presets and the pair gap (worker/lib/broadcasts-limits.ts).
+          BROADCAST_DELAY_SCALE: "0.01",
           WHATSAPP_APP_SECRET: "test-app-secret",
           WHATSAPP_VERIFY_TOKEN: "test-verify-token",
           WHATSAPP_GRAPH_URL: meta.graphUrl,
@@ -36,6 +38,8 @@ export default defineConfig({
           META_STANDIN_ORIGIN: meta.origin,
           SMTP_TEST_PORT: String(smtp.port),
           SMTP_STANDIN_ORIGIN: smtp.controlOrigin,
+          // Platform administrators (issue 12): worker/routes/admin-announcements.test.ts signs in as this one.
+          PLATFORM_ADMINS: "platform-admin@conversa.test, Second-Admin@Conversa.test",
         },
       },
     }),

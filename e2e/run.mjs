@@ -27,6 +27,8 @@ try {
     "--var", `WHATSAPP_APP_SECRET:${E2E_APP_SECRET}`,
     "--var", `PUBLIC_URL:${base}`,
     "--var", "MAIL_OUTBOX:on",
+    // The platform administrator of e2e/dashboard.e2e.ts (issue 12).
+    "--var", "PLATFORM_ADMINS:e2e-admin@conversa.test",
   ]);
   await waitFor(`${base}/api/health`);
   code = await run("vitest", ["run", "--config", "e2e/vitest.config.mts", ...process.argv.slice(2)], {

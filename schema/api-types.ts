@@ -24,6 +24,8 @@ export type MeAnswer = {
    * then invites are not shown (GET /api/me/invites answers []) nor answerable (403).
    */
   emailVerified: boolean;
+  /** Whether the user is a platform administrator (PLATFORM_ADMINS; issue 12): the Admin area. */
+  platformAdmin: boolean;
 };
 
 export type CompanyAnswer = {
@@ -43,6 +45,11 @@ export type CompanyAnswer = {
   activated: boolean;
   /** Whether the subscription currently grants access (trial or paid/pending and not past due). */
   subscriptionValid: boolean;
+  /**
+   * Stop words set by the company (issue 10 "Opt-out"); null: the defaults SAIR, PARAR, STOP
+   * (DEFAULT_OPT_OUT_WORDS). Optional only for answers built before this field existed.
+   */
+  optOutWords?: string[] | null;
 };
 
 export type RoleAnswer = {
@@ -123,6 +130,11 @@ export type ContactAnswer = {
   fields: Record<string, string>;
   crmColumnId: string | null;
   lastMessageAt: number | null;
+  /**
+   * When the contact answered a stop word (issue 10 "Opt-out"), ms UTC; null when subscribed.
+   * Cleared only by POST /api/contacts/{id}/opt-in. Optional for answers built without it.
+   */
+  optedOutAt?: number | null;
   createdAt: number;
   updatedAt: number;
 };

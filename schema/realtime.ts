@@ -7,6 +7,8 @@ import type { MessageReaction, MessageStatus, MessageType, TicketStatus } from "
 import type { ConnectionStatus } from "./connections";
 import type { Json } from "./columns";
 import type { CrmCardAnswer, CrmColumnAnswer, JobProgress } from "./api-types";
+import type { InternalMessageAnswer } from "./validation/internal-chats";
+import type { BroadcastProgress } from "./validation/broadcasts";
 
 /** A message as the API and the sockets show it. Times in ms UTC. */
 export type MessageAnswer = {
@@ -65,6 +67,8 @@ export type TicketAnswer = {
   closedAt: number | null;
   /** The ad the customer came from when the ticket began with one. */
   referral: ReferralAnswer | null;
+  /** When the customer wrote outside operating hours and got the outside-hours answer (ms UTC; issue 12), else null. */
+  outsideHoursAt: number | null;
 };
 
 /** Events of the company hub. `ticket` events carry the ticket so clients update lists in place. */
@@ -73,6 +77,8 @@ export type HubEventBody =
   | { type: "message.created"; ticketId: string; message: MessageAnswer }
   | { type: "message.updated"; ticketId: string; message: MessageAnswer }
   | { type: "presence"; userId: string; status: "online" | "offline" }
+  /** A new conversation waits in the queue (issue 12): sent only to the members online now who may take it. */
+  | { type: "ticket.waiting"; ticketId: string; contactName: string }
   | { type: "connection.updated"; connection: { id: string; name: string; status: ConnectionStatus } }
   /** The CRM board's columns changed (created, renamed, reordered, deleted): all of them, in order. */
   | { type: "crm.columns"; columns: CrmColumnAnswer[] }
@@ -81,7 +87,26 @@ export type HubEventBody =
   /** A background job (contact import or export) progressed, finished or failed. */
   | { type: "job.updated"; job: JobProgress }
   /** A flow's notification block alerted chosen members (sent only to them; issue 5). */
-  | { type: "notification"; notification: { id: string; text: string; flowId: string; contactId: string; ticketId: string | null } };
+  | { type: "notification"; notification: FlowNotice | WebhookSpamNotice | InternalMentionNotice }
+  /** A broadcast's status or sent/rejected counts changed (issue 10; at most about once a second while sending). */
+  | { type: "broadcast.updated"; broadcast: BroadcastProgress }
+  /** Internal chat (issue 12): sent only to the conversation's members (worker/lib/internal-chats.ts). */
+  | { type: "internal_chat.message"; chatId: string; message: InternalMessageAnswer }
+  /** A conversation was created, renamed or its members changed: refetch it (also sent to members just removed). */
+  | { type: "internal_chat.updated"; chatId: string }
+  /** The member's read mark moved (sent to that member only, so their other tabs clear the badge). */
+  | { type: "internal_chat.read"; chatId: string; memberId: string; lastReadSeq: number }
+  /** A member is typing in a conversation ("paused" when they stop). */
+  | { type: "internal_chat.typing"; chatId: string; memberId: string; name: string; state: "typing" | "paused" };
+
+/** A flow's notification block's alert (issue 5). */
+export type FlowNotice = { id: string; text: string; flowId: string; contactId: string; ticketId: string | null };
+
+/** A member was @mentioned in an internal conversation (issue 12), sent to that member only: `from` wrote `text`. */
+export type InternalMentionNotice = { id: string; kind: "internal_mention"; chatId: string; messageId: string; from: string; text: string };
+
+/** A webhook switched to test mode by a burst of requests (spec §4; issue 11), sent to the members with `webhooks`. */
+export type WebhookSpamNotice = { id: string; kind: "webhook_spam"; webhookId: string; webhookName: string; limit: number };
 
 export type HubEvent = HubEventBody & { seq: number; at: number };
 

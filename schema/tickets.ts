@@ -28,6 +28,16 @@ export const tickets = sqliteTable(
     closedAt: integer("closed_at"),
     /** The ad or post the customer came from (WhatsApp `referral`), when the ticket began with one. */
     referral: text("referral", { mode: "json" }).$type<{ [key: string]: Json } | null>(),
+    /** When the customer wrote outside the company's operating hours and got the outside-hours answer (issue 12, migration 0013); null otherwise. */
+    outsideHoursAt: integer("outside_hours_at"),
+    /**
+     * Who started the conversation (issue 12, migration 0011; spec's labels "receptive" and
+     * "active"): `customer` (their message opened it) or `company` (a broadcast, a flow started by a
+     * member or the API, a member).
+     */
+    origin: text("origin", { enum: ["customer", "company"] }).notNull().default("customer"),
+    /** When a member (or the API) first answered a customer's ticket, ms UTC; null until then (dashboard). */
+    firstResponseAt: integer("first_response_at"),
     ...timestamps,
   },
   (t) => [
@@ -118,6 +128,8 @@ export const messages = sqliteTable(
     // The conversation, in the customer's order, paged backwards.
     index("messages_ticket_order_idx").on(t.ticketId, t.sentAt, t.seq),
     index("messages_contact_idx").on(t.contactId, t.sentAt),
+    // Data cleanup keeps a flow's media that a stored message still shows (issue 12, migration 0013).
+    index("messages_media_idx").on(t.mediaKey),
   ],
 );
 

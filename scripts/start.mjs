@@ -11,7 +11,9 @@ await must("vite", ["build", "--config", "web/vite.config.ts"]);
 
 // The dev mail outbox (reset links, verification codes in D1, printed as [mail outbox] lines) is
 // for local development only: switched on here, never in a deployed configuration.
-const server = startWrangler(PORT, ["--var", "MAIL_OUTBOX:on"]);
+// The demo owner is the local platform administrator (issue 12: the Admin area, announcements);
+// PLATFORM_ADMINS in the environment overrides it.
+const server = startWrangler(PORT, ["--var", "MAIL_OUTBOX:on", "--var", `PLATFORM_ADMINS:${process.env.PLATFORM_ADMINS ?? DEMO.email}`]);
 const stop = () => server.kill("SIGTERM");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

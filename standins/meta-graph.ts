@@ -10,6 +10,8 @@
  * was sent and the failures; registered numbers stay), POST /__numbers {phoneNumberId,
  * displayPhoneNumber, verifiedName?, qualityRating?, tokens[], failWith?} (registers or replaces a number and
  * the access tokens that prove it).
+ * POST /__templates {wabaId, templates[]} sets a WhatsApp Business Account's message templates, which
+ * `GET /{version}/{wabaId}/message_templates?limit=&after=` then lists as Meta does (`data`, `paging.cursors`).
  *
  * Phone-number lookups (`GET /{version}/{phoneNumberId}?fields=…`) answer as the Graph API does:
  * the registered fields for a token that proves the number; Meta's OAuthException (code 190, HTTP
@@ -119,6 +121,8 @@ export async function startMetaStandIn(
   let failures: { status: number; code: number; message: string; times: number } | null = null;
   /** Per-number send failures (POST /__faults), so test files sharing the stand-in never interfere. */
   const numberFaults = new Map<string, NumberFault>();
+  /** Message templates by WhatsApp Business Account id (POST /__templates). */
+  const wabaTemplates = new Map<string, unknown[]>();
   let origin = "";
 
   async function deliver(url: string, secret: string, payload: unknown): Promise<number> {
@@ -188,6 +192,12 @@ export async function startMetaStandIn(
         addNumber(b);
         return json(res, 200, { ok: true });
       }
+      if (path === "/__templates" && req.method === "POST") {
+        const b = body as { wabaId?: unknown; templates?: unknown };
+        if (!b || typeof b.wabaId !== "string" || !Array.isArray(b.templates)) return json(res, 400, { error: "wabaId and templates[] are required" });
+        wabaTemplates.set(b.wabaId, b.templates);
+        return json(res, 200, { ok: true });
+      }
       if (path === "/__fail" && req.method === "POST") {
         failures = body as typeof failures;
         return json(res, 200, { ok: true });
@@ -247,6 +257,16 @@ export async function startMetaStandIn(
         const id = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
         media.set(id, { mime: String(req.headers["content-type"] ?? "application/octet-stream"), bytes: new Uint8Array(raw) });
         return json(res, 200, { id });
+      }
+      if (req.method === "GET" && parts.length === 3 && parts[2] === "message_templates") {
+        // Meta's template list (wire-formats-wave2.md §4.1): pages of `limit` (default 25) after the cursor.
+        const list = wabaTemplates.get(decodeURIComponent(parts[1] ?? "")) ?? [];
+        const limit = Math.max(1, Math.min(100, Number(url.searchParams.get("limit")) || 25));
+        const start = Number(url.searchParams.get("after") ?? "0") || 0;
+        const page = list.slice(start, start + limit);
+        const more = start + limit < list.length;
+        const cursors = { before: String(start), after: String(start + page.length) };
+        return json(res, 200, { data: page, paging: { cursors, ...(more ? { next: `${origin}${path}?limit=${limit}&after=${start + page.length}` } : {}) } });
       }
       if (req.method === "GET" && parts.length === 2) {
         const id = decodeURIComponent(parts[1] ?? "");

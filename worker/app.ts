@@ -30,7 +30,19 @@ import { crmRoutes } from "./routes/crm";
 import { quickMessagesRoutes } from "./routes/quick-messages";
 import { flowsRoutes, foldersRoutes, shareFlowRoutes } from "./routes/flows";
 import { keywordsRoutes } from "./routes/keywords";
+import { contactCyclesRoutes, shippingCyclesRoutes } from "./routes/shipping-cycles";
+import { templatesRoutes } from "./routes/templates";
+import { broadcastsRoutes } from "./routes/broadcasts";
+import { dashboardRoutes } from "./routes/dashboard";
+import { adminAnnouncementsRoutes } from "./routes/admin-announcements";
+import { webhooksRoutes } from "./routes/webhooks";
+import { hooksRoutes } from "./routes/hooks";
 import { contactRunsRoutes, defaultFlowsRoutes, ticketFlowRoutes } from "./routes/flow-runs";
+import { v1Routes } from "./routes/v1";
+import { eventSubscriptionsRoutes } from "./routes/event-subscriptions";
+import { operatingHoursRoutes } from "./routes/operating-hours";
+import { dataCleanupRoutes } from "./routes/data-cleanup";
+import { internalChatsRoutes } from "./routes/internal-chats";
 
 export const app = new Hono<HonoEnv>().basePath("/api");
 
@@ -49,9 +61,13 @@ const routes = app
   .route("/companies/members", membersRoutes)
   .route("/companies/roles", rolesRoutes)
   .route("/companies/default-flows", defaultFlowsRoutes)
+  .route("/companies/operating-hours", operatingHoursRoutes)
+  .route("/companies/delete-data", dataCleanupRoutes)
   .route("/companies", companiesRoutes)
   .route("/user", userRoutes)
   .route("/files", files)
+  // Before connectionsRoutes: templates are readable with `broadcasts` or `flow` too.
+  .route("/connections", templatesRoutes)
   .route("/connections", connectionsRoutes)
   .route("/connections", rejectedEventsRoutes)
   .route("/channels", channelsRoutes)
@@ -64,6 +80,7 @@ const routes = app
   .route("/contacts", contactFileRoutes)
   .route("/jobs", jobsRoutes)
   .route("/contacts", contactRunsRoutes)
+  .route("/contacts", contactCyclesRoutes)
   .route("/contacts", contactsRoutes)
   .route("/custom-fields", customFieldsRoutes)
   .route("/tags", tagsRoutes)
@@ -72,7 +89,17 @@ const routes = app
   .route("/folders", foldersRoutes)
   .route("/flows", flowsRoutes)
   .route("/share-flow", shareFlowRoutes)
-  .route("/keywords", keywordsRoutes);
+  .route("/keywords", keywordsRoutes)
+  .route("/broadcasts", broadcastsRoutes)
+  .route("/shipping-cycles", shippingCyclesRoutes)
+  // The public API (company API keys only) and its OpenAPI document.
+  .route("/v1", v1Routes)
+  .route("/event-subscriptions", eventSubscriptionsRoutes)
+  .route("/webhooks", webhooksRoutes)
+  .route("/hooks", hooksRoutes)
+  .route("/internal-chats", internalChatsRoutes)
+  .route("/dashboard", dashboardRoutes)
+  .route("/admin/announcements", adminAnnouncementsRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } }, 404));
 

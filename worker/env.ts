@@ -59,6 +59,22 @@ export type AppEnv = Env & {
    * "production" or unset.
    */
   FAULTS?: string;
+  /**
+   * Platform administrators (issue 12): comma-separated e-mails whose users get the Admin area
+   * (announcements; later plans and franchises). Empty in wrangler.toml; `npm start` sets the demo owner.
+   */
+  PLATFORM_ADMINS?: string;
+  /**
+   * Requests per minute each company API key may make to the public API /api/v1 (a fixed window;
+   * 600 when unset or not a positive integer; worker/routes/v1.ts).
+   */
+  API_RATE_LIMIT?: string;
   /** "on" mounts /api/dev/bench (set only by the benchmark scripts). */
   BENCH_ENDPOINTS?: string;
+  /**
+   * Broadcasts, local and test only: a factor (0 < x ≤ 1) applied to the delay presets' pauses and
+   * to the 6 s per-user pair gap, so tests and `npm run bench:broadcast` run in seconds. Ignored
+   * (1) when ENVIRONMENT is "production" or unset (worker/lib/broadcasts-limits.ts).
+   */
+  BROADCAST_DELAY_SCALE?: string;
 };

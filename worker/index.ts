@@ -12,11 +12,15 @@ import { mediaOrigin } from "./lib/media";
 import { withAppHeaders } from "./lib/security-headers";
 import { MEDIA_CSP } from "./lib/sniff";
 import { consumeJobs, JOBS_DLQ, JOBS_QUEUE } from "./queues/jobs";
+import { consumeWebhookEvents, WEBHOOK_EVENTS_DLQ, WEBHOOK_EVENTS_QUEUE } from "./queues/webhook-events";
+import { consumeEventDeliveries, EVENT_DELIVERIES_DLQ, EVENT_DELIVERIES_QUEUE } from "./queues/event-deliveries";
 
 export { CompanyHub } from "./durable-objects/company-hub";
 export { TicketRoom } from "./durable-objects/ticket-room";
 export { ContactSession } from "./durable-objects/contact-session";
 export { SandboxDevice } from "./durable-objects/sandbox-device";
+export { BroadcastScheduler } from "./durable-objects/broadcast-scheduler";
+export { CycleScheduler } from "./durable-objects/cycle-scheduler";
 
 /** Whether `url` is on the separate user-content origin (never when that equals PUBLIC_URL's). */
 function onMediaOrigin(url: URL, env: AppEnv): boolean {
@@ -42,6 +46,10 @@ export default {
   async queue(batch, env) {
     if (batch.queue === JOBS_QUEUE) return consumeJobs(batch, env);
     if (batch.queue === JOBS_DLQ) return consumeJobs(batch, env, true);
+    if (batch.queue === WEBHOOK_EVENTS_QUEUE) return consumeWebhookEvents(batch, env);
+    if (batch.queue === WEBHOOK_EVENTS_DLQ) return consumeWebhookEvents(batch, env, true);
+    if (batch.queue === EVENT_DELIVERIES_QUEUE) return consumeEventDeliveries(batch, env);
+    if (batch.queue === EVENT_DELIVERIES_DLQ) return consumeEventDeliveries(batch, env, true);
     console.error(`[queue] no consumer for ${batch.queue}; ${batch.messages.length} message(s) retried`);
     batch.retryAll({ delaySeconds: 60 });
   },

@@ -227,10 +227,12 @@ export const flowActionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("transfer_ticket"), memberId: z.string().max(64).nullable().default(null) }),
   z.object({ kind: z.literal("close_ticket") }),
   z.object({ kind: z.literal("custom_event"), name: z.string().trim().max(100, { error: "too_long" }).default("") }),
+  // Enrols the contact in a shipping cycle of the company (issue 10; worker/lib/shipping-cycles.ts).
+  z.object({ kind: z.literal("add_to_cycle"), cycleId: z.string().max(64).default("") }),
 ]);
 export type FlowAction = z.output<typeof flowActionSchema>;
 
-/** Adds or removes tags, opens, transfers or closes the ticket, records custom events, in order. Output: `next`. */
+/** Adds or removes tags, opens, transfers or closes the ticket, records custom events, adds the contact to a shipping cycle, in order. Output: `next`. */
 export const actionBlockSchema = z.object({ description, actions: z.array(flowActionSchema).max(20, { error: "too_many" }).default([]) });
 
 /** `HH:MM`, 24-hour. */

@@ -74,7 +74,7 @@ export type BlockOutput = { id: string; label: string; required: boolean };
  * `code` (`empty_message`, `missing_media`, `missing_url`, `invalid_url`, `missing_field`,
  * `missing_options`, `empty_title`, `missing_tag`, `missing_name`, `missing_members`,
  * `missing_flow`, `invalid_formula`, `missing_button_text`, `missing_pixel`, `missing_value`,
- * `missing_path`, `missing_phone`) and an English message.
+ * `missing_path`, `missing_phone`, `missing_cycle`) and an English message.
  */
 export type BlockIssue = { path: string; code: string; message: string };
 
@@ -170,6 +170,7 @@ export const BLOCKS: BlockRegistry = {
       return data.actions.flatMap((action, index) => {
         if (action.kind === "add_tag" || action.kind === "remove_tag") return requireText(action.tag, `actions.${index}.tag`, "missing_tag", "Choose a tag.");
         if (action.kind === "custom_event") return requireText(action.name, `actions.${index}.name`, "missing_name", "Name the event.");
+        if (action.kind === "add_to_cycle") return requireText(action.cycleId, `actions.${index}.cycleId`, "missing_cycle", "Choose a shipping cycle.");
         return [];
       });
     },

@@ -10,7 +10,7 @@ import { API_KEY_SCOPES, type ApiKeyScope } from "../api-keys";
 import { nameSchema } from "./common";
 
 /** A route of the public API: its method, its path as the Hono router spells it, and its scope. */
-export type PublicApiRoute = { method: "GET" | "POST" | "PUT" | "DELETE"; path: string; scope: ApiKeyScope };
+export type PublicApiRoute = { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; scope: ApiKeyScope };
 
 /**
  * Every route an API key may call (the public API), with the scope it needs. The one source of the
@@ -30,6 +30,17 @@ export const PUBLIC_API_ROUTES: readonly PublicApiRoute[] = [
   { method: "POST", path: "/api/tickets/:id/messages", scope: "messages:send" },
   { method: "GET", path: "/api/flows", scope: "flows:start" },
   { method: "POST", path: "/api/tickets/:id/start-flow", scope: "flows:start" },
+  // The versioned public API (worker/routes/v1.ts): keys only, documented at /api/v1/openapi.json.
+  { method: "POST", path: "/api/v1/messages", scope: "messages:send" },
+  { method: "GET", path: "/api/v1/contacts", scope: "contacts:read" },
+  { method: "GET", path: "/api/v1/contacts/:id", scope: "contacts:read" },
+  { method: "POST", path: "/api/v1/contacts", scope: "contacts:write" },
+  { method: "PATCH", path: "/api/v1/contacts/:id", scope: "contacts:write" },
+  { method: "POST", path: "/api/v1/contacts/:id/tags", scope: "contacts:write" },
+  { method: "DELETE", path: "/api/v1/contacts/:id/tags/:tagId", scope: "contacts:write" },
+  { method: "PUT", path: "/api/v1/contacts/:id/fields", scope: "contacts:write" },
+  { method: "POST", path: "/api/v1/contacts/:id/flows", scope: "flows:start" },
+  { method: "GET", path: "/api/v1/tickets", scope: "tickets:read" },
 ];
 
 /** POST /api/companies/active/api-keys `{name, scopes}`: a label and at least one scope, each once. */

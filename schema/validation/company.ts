@@ -26,3 +26,30 @@ export const roleInput = z.object({
   permissions: z.array(z.enum(COMPANY_PERMISSIONS, { error: "invalid_permission" })).max(COMPANY_PERMISSIONS.length),
 });
 export type RoleInput = z.input<typeof roleInput>;
+
+/** Stop words in effect when a company set none (issue 10 "Opt-out"; `companies.opt_out_words` null). */
+export const DEFAULT_OPT_OUT_WORDS = ["SAIR", "PARAR", "STOP"] as const;
+/** At most this many stop words per company, each at most MAX_OPT_OUT_WORD_LENGTH characters. */
+export const MAX_OPT_OUT_WORDS = 20;
+export const MAX_OPT_OUT_WORD_LENGTH = 40;
+
+/**
+ * The `optOutWords` field of PUT /api/companies/active (a multipart text): words separated by
+ * commas or new lines, trimmed, blanks dropped, duplicates (ignoring case) kept once. Blank text
+ * means "the defaults" (null). 400 `optOutWords: too_many` above MAX_OPT_OUT_WORDS, `too_long` for
+ * a word above MAX_OPT_OUT_WORD_LENGTH characters.
+ */
+export const optOutWordsText = z
+  .string({ error: "invalid_type" })
+  .max(2000, { error: "too_long" })
+  .transform((text) => {
+    const words: string[] = [];
+    for (const part of text.split(/[,\n\r]+/)) {
+      const word = part.trim();
+      if (word && !words.some((w) => w.toLowerCase() === word.toLowerCase())) words.push(word);
+    }
+    return words;
+  })
+  .refine((words) => words.length <= MAX_OPT_OUT_WORDS, { error: "too_many" })
+  .refine((words) => words.every((w) => w.length <= MAX_OPT_OUT_WORD_LENGTH), { error: "too_long" })
+  .transform((words) => (words.length ? words : null));

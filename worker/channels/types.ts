@@ -7,6 +7,7 @@
  */
 import type { Channel, ConnectionRow, MessageStatus, MessageType } from "../../schema";
 import type { Json } from "../../schema/columns";
+import type { TemplateAnswer, TemplateSend } from "../../schema/validation/templates";
 
 /** Media as the provider delivers it: either bytes to store, or a provider id to fetch. */
 export type InboundMedia =
@@ -189,6 +190,13 @@ export interface ChannelAdapter {
    * is then confirmed from that report rather than repeated (TicketRoom, issue 17).
    */
   readonly confirmsByReference?: boolean;
+  /**
+   * Sends an approved WhatsApp message template with its parameters (issue 10; WhatsApp Cloud
+   * only): what may start a conversation outside the 24-hour window. Answers like `send`.
+   */
+  sendTemplate?(connection: ConnectionRow, to: Recipient, template: TemplateSend, reference?: string): Promise<SendResult>;
+  /** The message templates of the connection's WhatsApp Business Account (WhatsApp Cloud only; throws AppError like fetchTemplates). */
+  listTemplates?(connection: ConnectionRow): Promise<TemplateAnswer[]>;
   /** Shows typing or recording to the customer, where the channel supports it. */
   presence(connection: ConnectionRow, to: Recipient, state: "typing" | "recording" | "paused", replyTo?: string): Promise<void>;
   /** Tells the provider the customer's messages were read (blue ticks), where supported. */

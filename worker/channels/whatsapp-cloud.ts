@@ -14,6 +14,7 @@ import { verifyHubSignature } from "../lib/hmac";
 import { decryptSecret } from "../lib/secrets";
 import { WebhookShapeError, parseWhatsAppWebhook } from "./whatsapp-parse";
 import type { ChannelAdapter, InboundMedia, OutboundMessage, Recipient, SendResult } from "./types";
+import { fetchTemplates, templateMessageBody } from "./whatsapp-templates";
 
 /** Meta's Graph API base, with the version this adapter was written against. */
 export const DEFAULT_GRAPH_URL = "https://graph.facebook.com/v23.0";
@@ -285,6 +286,36 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
         errorMessage: err?.message ?? `HTTP ${res.status}`,
         retryable: res.status >= 500 || res.status === 429 || RETRYABLE_CODES.has(code),
       };
+    },
+
+    /**
+     * Sends an approved template (issue 10: outside the 24-hour window only a template may start the
+     * conversation) with its parameters in order; answers like `send`, never throws.
+     */
+    async sendTemplate(connection, to, template, reference) {
+      const injected = options.injectFailure?.();
+      if (injected) return injected;
+      let res: Response;
+      try {
+        const address = /^\d+$/.test(to.externalId) ? { to: to.externalId } : { recipient: to.externalId };
+        const callback = reference ? { biz_opaque_callback_data: reference.slice(0, 512) } : {};
+        res = await post(connection, { recipient_type: "individual", ...address, ...templateMessageBody(template), ...callback });
+      } catch (error) {
+        return { ok: false, errorCode: "network", errorMessage: String(error), retryable: true };
+      }
+      const json = parseJson(await res.text());
+      const sent = sendAnswer.safeParse(json);
+      if (res.ok && sent.success && sent.data.messages[0]) return { ok: true, externalId: sent.data.messages[0].id };
+      const failure = errorAnswer.safeParse(json);
+      const code = String(failure.success ? (failure.data.error.code ?? res.status) : res.status);
+      const message = failure.success ? failure.data.error.message : undefined;
+      return { ok: false, errorCode: code, errorMessage: message ?? `HTTP ${res.status}`, retryable: res.status >= 500 || res.status === 429 || RETRYABLE_CODES.has(code) };
+    },
+
+    /** The message templates of the connection's WhatsApp Business Account (`wabaId`; none without one). */
+    async listTemplates(connection) {
+      if (!connection.wabaId) return [];
+      return fetchTemplates({ graphUrl: base, fetch: doFetch }, connection.wabaId, await token(connection));
     },
 
     async presence(connection, _to, state, replyTo) {

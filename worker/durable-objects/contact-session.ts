@@ -5,6 +5,10 @@
  *   1. a flow run in progress takes it (a waiting run answers it; a run on a delay or an HTTP call
  *      queues it for its next question, as the engine defines);
  *   2. else a keyword trigger that is on and matches starts its flow;
+ *   2a. else, outside the company's operating hours, the conversation's first message gets the
+ *      outside-hours message or flow, once per ticket (issue 12, worker/lib/operating-hours-inbound.ts);
+ *   2b. else the first reply to a broadcast sent in the last 24 h starts the connection's campaign
+ *      flow (issue 10);
  *   3. else the contact's open or pending ticket on the connection takes it;
  *   4. else the connection's default flow starts (the media flow for media messages, falling back
  *      to the default flow);
@@ -48,13 +52,19 @@ import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, Inboun
 import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
 import { getDb, isUniqueViolation, type Db } from "../lib/db";
 import { FAULTS_TABLE, armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
-import { adjustContactCount } from "../lib/contacts";
+import { adjustContactCount, runBatch } from "../lib/contacts";
+import { companyDay, contactsAddedStatement, ticketOpenedStatement } from "../lib/dashboard";
+import { announceWaitingTicket } from "../lib/online-members";
 import { countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { roomOf } from "../lib/realtime";
 import { keepRejected } from "../lib/rejected-events";
 import { sendToTicket } from "../pipeline/outbound";
+import { emitEvent } from "../lib/event-subscriptions";
+import { claimBroadcastReply } from "../lib/broadcasts";
+import { routeOutsideHours } from "../lib/operating-hours-inbound";
+import { applyOptOut } from "../lib/opt-out";
 import { buildContext, performEffect, type FollowUp, type RunTarget } from "../pipeline/flow-effects";
 
 /**
@@ -67,7 +77,19 @@ export type IngestResult = { status: "stored" | "duplicate" | "ignored" | "rejec
 export type RunView = Omit<FlowRunAnswer, "flowName"> & { startedAt: number };
 
 /** What POST /api/tickets/{id}/start-flow hands in. */
-export type StartFlowInput = { companyId: string; channel: ConnectionRow["channel"]; externalId: string; connectionId: string; ticketId: string; flowId: string };
+export type StartFlowInput = {
+  companyId: string;
+  channel: ConnectionRow["channel"];
+  externalId: string;
+  connectionId: string;
+  ticketId: string;
+  flowId: string;
+  /**
+   * The run's id, chosen by the caller as an idempotency key (a broadcast's recipient, issue 10): a
+   * start whose run already exists here only finishes its outbox and answers it, never a second run.
+   */
+  runId?: string;
+};
 
 /** Flows connected to flows (flow connection blocks) one after another at most this many times. */
 export const MAX_FLOW_CHAIN = 10;
@@ -194,7 +216,11 @@ export class ContactSession extends DurableObject<AppEnv> {
         const db = getDb(this.env.DB);
         const ticket = await db.query.tickets.findFirst({ where: and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId)) });
         if (!ticket) return { ok: false };
-        const runId = await this.begin(db, { companyId: input.companyId, contactId: ticket.contactId, connectionId: input.connectionId, ticketId: ticket.id, flowId: input.flowId, depth: 0 });
+        if (input.runId && this.run(input.runId)) {
+          await this.drain(db);
+          return { ok: true, runId: input.runId };
+        }
+        const runId = await this.begin(db, { companyId: input.companyId, contactId: ticket.contactId, connectionId: input.connectionId, ticketId: ticket.id, flowId: input.flowId, depth: 0, runId: input.runId });
         await this.drain(db);
         return runId ? { ok: true, runId } : { ok: false };
       } finally {
@@ -341,6 +367,8 @@ export class ContactSession extends DurableObject<AppEnv> {
     // A number or user-id change is an event in the conversation, not a customer's message: no
     // flow, keyword or greeting sees it.
     if (event.type === "system") return this.system(db, connection, contact, event);
+    // A stop word opts the contact out (issue 10, worker/lib/opt-out.ts); the message is still stored and routed.
+    if (event.type === "text") await applyOptOut(this.env, db, companyId, contact.id, event.body);
     const replyId = typeof event.payload?.replyId === "string" ? event.payload.replyId : undefined;
     const reply: FlowEvent = { kind: "reply", type: event.type, body: event.body, ...(replyId ? { replyId } : {}) };
 
@@ -376,6 +404,35 @@ export class ContactSession extends DurableObject<AppEnv> {
         await this.drain(db);
         return { ...stored, ...(runId ? { runId } : {}) };
       }
+    }
+
+    // Outside operating hours (issue 12, worker/lib/operating-hours-inbound.ts): the conversation
+    // gets the outside-hours message or flow once, instead of the default flow and greeting.
+    const afterHours = await routeOutsideHours(this.env, db, { connection, contact, event }, {
+      ticketFor: () => this.ticketFor(db, connection, contact, event),
+      store: (ticket, created) => this.storeInbound(db, connection, contact, ticket, event, created),
+      startFlow: async (ticket, flowId) => {
+        const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId, depth: 0, handles: event.externalId });
+        await this.drain(db);
+        return runId;
+      },
+    });
+    if (afterHours) return afterHours;
+
+    // 2b. The first reply to a broadcast sent in the last 24 h goes to the connection's campaign
+    //     flow (issue 10), unless a member has the conversation open.
+    const campaignFlowId = (await defaultFlowsOf(db, companyId, connection.id)).campaignFlowId;
+    if (
+      campaignFlowId &&
+      (await openTicketOf(db, connection, contact.id))?.status !== "open" &&
+      (await this.version(db, companyId, campaignFlowId, null)) &&
+      (await claimBroadcastReply(db, companyId, contact.id, connection.id, Date.now()))
+    ) {
+      const { ticket, created } = await this.ticketFor(db, connection, contact, event);
+      const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
+      const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId: campaignFlowId, depth: 0, handles: event.externalId });
+      await this.drain(db);
+      return { ...stored, ...(runId ? { runId } : {}) };
     }
 
     // 3. The open or pending ticket.
@@ -457,7 +514,18 @@ export class ContactSession extends DurableObject<AppEnv> {
     });
     await db.update(contacts).set({ lastMessageAt: event.timestamp, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
     if (created) await room.ticketChanged(connection.companyId, ticket.id);
+    // Only members who are online are alerted about a conversation waiting (issue 12 "Online status").
+    if (created) await announceWaitingTicket(this.env, db, connection.companyId, ticket, contact.name);
     if (!result.duplicate) await this.applyPendingReaction(connection, ticket.id, result.message.id, event.externalId);
+    // Outbound event subscriptions (worker/lib/event-subscriptions.ts); emitEvent never throws.
+    if (created) await emitEvent(this.env, connection.companyId, "ticket.created", { ticket: { id: ticket.id, contactId: contact.id, connectionId: connection.id, status: ticket.status, createdAt: ticket.createdAt } });
+    if (!result.duplicate) {
+      const m = result.message;
+      await emitEvent(this.env, connection.companyId, "message.received", {
+        message: { id: m.id, ticketId: ticket.id, contactId: contact.id, connectionId: connection.id, type: m.type, body: m.body, sentAt: m.sentAt },
+        contact: { id: contact.id, name: contact.name, phone: contact.phone },
+      });
+    }
     if (!result.duplicate && event.rejected) {
       await keepRejected(this.env, db, { companyId: connection.companyId, connectionId: connection.id, channel: connection.channel, ...event.rejected });
     }
@@ -601,14 +669,14 @@ export class ContactSession extends DurableObject<AppEnv> {
    */
   private async begin(
     db: Db,
-    input: { companyId: string; contactId: string; connectionId: string; ticketId: string; flowId: string; depth: number; handles?: string },
+    input: { companyId: string; contactId: string; connectionId: string; ticketId: string; flowId: string; depth: number; handles?: string; runId?: string },
   ): Promise<string | null> {
     const loaded = await this.version(db, input.companyId, input.flowId, null);
     if (!loaded) return null;
     const active = this.activeRun();
     if (active) await this.advance(db, active, { kind: "stop" });
     const at = Date.now();
-    const id = newId();
+    const id = input.runId ?? newId();
     const state: FlowRunState = initialRunState();
     if (input.depth > MAX_FLOW_CHAIN) {
       Object.assign(state, {
@@ -934,8 +1002,10 @@ export class ContactSession extends DurableObject<AppEnv> {
       };
       try {
         // The company's contact count moves in the same transaction (issue 4: a maintained count).
-        await db.batch([db.insert(contacts).values(row), adjustContactCount(db, companyId, 1)]);
+        // The dashboard's new-contacts counter too (issue 12).
+        await runBatch(db, [db.insert(contacts).values(row), adjustContactCount(db, companyId, 1), await contactsAddedStatement(db, companyId, 1, at)]);
         contact = row;
+        await emitEvent(this.env, companyId, "contact.created", { contact: { id: row.id, name: row.name, phone: row.phone, email: row.email } });
       } catch (error) {
         if (!isUniqueViolation(error) || !event.phone) throw error;
         contact = await db.query.contacts.findFirst({ where: and(eq(contacts.companyId, companyId), eq(contacts.phone, event.phone)) });
@@ -975,10 +1045,14 @@ export class ContactSession extends DurableObject<AppEnv> {
       lastMessagePreview: "",
       closedAt: null,
       referral: null,
+      outsideHoursAt: null,
+      origin: "customer",
+      firstResponseAt: null,
       createdAt: at,
       updatedAt: at,
     };
-    await db.insert(tickets).values(ticket);
+    // The customer's message opened it: a receptive attendance on the dashboard (issue 12), counted in the same batch.
+    await runBatch(db, [db.insert(tickets).values(ticket), ticketOpenedStatement(db, connection.companyId, "customer", await companyDay(db, connection.companyId, at))]);
     return { ticket, created: true };
   }
 
@@ -1020,7 +1094,6 @@ async function openedBy(db: Db, ticket: TicketRow, externalId: string): Promise<
   return first[0]?.externalId === externalId;
 }
 
-/** The newest open or pending ticket of a contact on a connection. */
 /** The newest open or pending ticket of a contact on a connection. */
 export async function openTicketOf(db: Db, connection: ConnectionRow, contactId: string): Promise<TicketRow | undefined> {
   return db.query.tickets.findFirst({

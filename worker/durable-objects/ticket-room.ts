@@ -51,15 +51,20 @@ import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
 import { loadTicketAnswers, presentMessages, previewOf } from "../lib/tickets";
 import { hubOf } from "../lib/realtime";
+import { recordFirstResponse } from "../lib/dashboard";
 import { applyStatus, takeOrphanStatuses } from "../pipeline/statuses";
+import { emitEvent } from "../lib/event-subscriptions";
 
 /** A message to store; `seq`, ids and timestamps are filled in by the room. */
 export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> & { id?: string };
 
 export type AppendResult = { message: MessageAnswer; duplicate: boolean };
 
-/** Attempts of one send before it fails for good (the first one included). */
-export const SEND_MAX_ATTEMPTS = 6;
+/**
+ * Attempts of one send before it fails for good (the first one included): 8, about two minutes of
+ * backoff, so a provider outage of a minute (or a restart of ours) does not fail a reply.
+ */
+export const SEND_MAX_ATTEMPTS = 8;
 /** Backoff of the first retry (ms); it doubles for each later one, capped at SEND_RETRY_MAX_MS. */
 export const SEND_RETRY_BASE_MS = 1_000;
 export const SEND_RETRY_MAX_MS = 60_000;
@@ -228,6 +233,8 @@ export class TicketRoom extends DurableObject<AppEnv> {
         updatedAt: at,
       })
       .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId)));
+    // A member's (or the API's) first answer in a customer's ticket: the dashboard's first response (issue 12).
+    if (input.direction === "out" && (input.senderMemberId || input.apiKeyId)) await recordFirstResponse(db, input.companyId, input.ticketId, at);
     const [message] = await presentMessages(this.env, db, [row]);
     await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! });
     return { message: message!, duplicate: false };
@@ -385,6 +392,10 @@ export class TicketRoom extends DurableObject<AppEnv> {
         .where(where);
       const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id)) });
       if (connection) await applyOrphanStatuses(db, connection, result.externalId);
+      // Outbound event subscriptions (worker/lib/event-subscriptions.ts); emitEvent never throws.
+      await emitEvent(this.env, row.company_id, "message.sent", {
+        message: { id: row.message_id, ticketId: row.ticket_id, connectionId: row.connection_id, externalId: result.externalId, sentAt: at },
+      });
     } else {
       await db.update(messages).set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, updatedAt: at }).where(where);
     }

@@ -181,6 +181,7 @@ export type PixelEvent = {
  * - `add_tag`/`remove_tag`: by tag name (created when missing, for add).
  * - `ticket`: open, transfer (to `memberId`, or to the queue when null) or close the ticket.
  * - `custom_event`: record a custom event for the contact.
+ * - `add_to_cycle`: enrol the contact in the shipping cycle `cycleId` (worker/lib/shipping-cycles.ts).
  * - `notify`: alert members in the app.
  * - `http`: perform the request, then report `http_result` with the same `token`; always report,
  *   a timeout or refusal as `{ ok: false, status: 0 }`.
@@ -201,6 +202,7 @@ export type FlowEffect =
   | { type: "remove_tag"; nodeId: string; tag: string }
   | { type: "ticket"; nodeId: string; action: "open" | "transfer" | "close"; memberId: string | null }
   | { type: "custom_event"; nodeId: string; name: string }
+  | { type: "add_to_cycle"; nodeId: string; cycleId: string }
   | { type: "notify"; nodeId: string; memberIds: string[]; text: string }
   | { type: "http"; nodeId: string; token: string; request: HttpRequest }
   | { type: "pixel"; nodeId: string; pixelId: string; accessToken: string; testEventCode: string | null; event: PixelEvent }

@@ -35,15 +35,22 @@ import {
   MAX_CONTACT_TAGS,
   normalizeFieldValue,
   type ContactFilter,
+  type ContactInput,
+  type ContactUpdate,
   type NormalizedValue,
 } from "../../schema/validation/contacts";
 import type { AppEnv } from "../env";
 import { chunk } from "./cursor";
+import { contactsAddedStatement, dayCountsStatement, localDay } from "./dashboard";
 import type { Db } from "./db";
-import { AppError } from "./errors";
+import { isUniqueViolation } from "./db";
+import { AppError, forbidden } from "./errors";
+import { publishCard } from "./crm";
+import { emitEvent } from "./event-subscriptions";
 import { newId } from "./ids";
 import { signedMediaUrl } from "./media";
 import { fileUrl } from "./present";
+import { lastCampaignOf } from "./broadcasts";
 
 export { normalizeFieldValue, type NormalizedValue } from "../../schema/validation/contacts";
 
@@ -326,6 +333,7 @@ export async function presentContacts(db: Db, companyId: string, rows: ContactRo
     fields: valueMap.get(r.id) ?? {},
     crmColumnId: r.crmColumnId,
     lastMessageAt: r.lastMessageAt,
+    optedOutAt: r.optedOutAt,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   }));
@@ -389,7 +397,7 @@ export async function computeContactValues(env: AppEnv, db: Db, contact: Contact
     phone: contact.phone,
     last_message: lastText?.body ?? null,
     last_media: lastMedia?.mediaKey ? await signedMediaUrl(env, lastMedia.mediaKey) : null,
-    last_campaign: null,
+    last_campaign: await lastCampaignOf(db, companyId, contact.id),
   };
   const answers: ContactFieldValueAnswer[] = BUILT_IN_FIELDS.map((f) => ({
     id: `default:${f.key}`,
@@ -593,6 +601,8 @@ export async function upsertContactsByPhone(
     }));
     statements.push(db.insert(contacts).values(values).onConflictDoNothing({ target: [contacts.companyId, contacts.phone] }));
     statements.push(adjustContactCount(db, companyId, existingAmong(companyId, values.map((v) => v.id))));
+    // The dashboard counts the rows really inserted (issue 12).
+    statements.push(dayCountsStatement(companyId, localDay(at, timeZone), { newContacts: existingAmong(companyId, values.map((v) => v.id)) }));
   }
   for (const part of chunk(known, 11)) {
     statements.push(
@@ -711,4 +721,121 @@ export async function ensureTags(db: Db, companyId: string, names: string[]): Pr
   await runBatch(db, statements);
   await load();
   return ids;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One contact's writes (POST/PUT /api/contacts and the public API /api/v1)
+// ---------------------------------------------------------------------------------------------
+
+const phoneInUse = () => new AppError("phone_in_use", "A contact with this number already exists.", { phone: "phone_in_use" });
+
+/** 400 (`<field>: invalid_id`) unless every tag id is a contact tag of the company. */
+export async function checkTags(db: Db, companyId: string, ids: string[], field = "tags"): Promise<void> {
+  if (!ids.length) return;
+  const found = await db.select({ id: tags.id }).from(tags).where(and(eq(tags.companyId, companyId), inArray(tags.id, ids)));
+  if (found.length !== new Set(ids).size) throw new AppError("validation_failed", `Invalid input: ${field}.`, { [field]: "invalid_id" });
+}
+
+/** 403 unless the caller may write the optional parts of a contact write (tags: `contacts_tags`, fields: `contacts_custom_fields`). */
+function checkWritePermissions(permissions: ReadonlySet<string>, input: { tags?: string[]; fields?: Record<string, unknown> }): void {
+  if (input.tags !== undefined && !permissions.has("contacts_tags")) throw forbidden("Changing a contact's tags needs the contacts_tags permission.");
+  if (input.fields !== undefined && Object.keys(input.fields).length && !permissions.has("contacts_custom_fields")) {
+    throw forbidden("Changing a contact's custom fields needs the contacts_custom_fields permission.");
+  }
+}
+
+/** Normalised field values of a write, or the 400 naming each failing `fields.<id>`. */
+async function fieldsOfWrite(db: Db, companyId: string, input: Record<string, string | number | null> | undefined) {
+  if (!input || !Object.keys(input).length) return { set: [], clear: [] };
+  const result = normalizeContactFields(await loadFields(db, companyId), input, await companyTimeZone(db, companyId));
+  if (Object.keys(result.errors).length) {
+    throw new AppError("validation_failed", `Invalid input: ${Object.keys(result.errors).join(", ")}.`, result.errors);
+  }
+  return result;
+}
+
+/**
+ * Creates one contact of `companyId` from a parsed ContactInput (POST /api/contacts, the public
+ * API): tags and field values in the same D1 batch, the contact counter moved; emits
+ * `contact.created`. 403 when `permissions` lack contacts_tags / contacts_custom_fields for the tags
+ * or fields given; 400 naming `tags` or `fields.<id>`; 409 `phone_in_use`.
+ */
+export async function createContactRecord(env: AppEnv, db: Db, companyId: string, permissions: ReadonlySet<string>, input: ContactInput): Promise<ContactRow> {
+  checkWritePermissions(permissions, input);
+  await checkTags(db, companyId, input.tags ?? []);
+  const values = await fieldsOfWrite(db, companyId, input.fields);
+  const at = Date.now();
+  const row: ContactRow = {
+    id: newId(),
+    companyId,
+    name: input.name,
+    phone: input.phone,
+    email: input.email ?? null,
+    document: input.document ?? null,
+    imageKey: null,
+    lastMessageAt: null,
+    referral: null,
+    crmColumnId: null,
+    crmPosition: null,
+    optedOutAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  // The dashboard's new-contacts counter moves in the same batch (issue 12).
+  const statements: Statement[] = [db.insert(contacts).values(row), adjustContactCount(db, companyId, 1), await contactsAddedStatement(db, companyId, 1, at)];
+  if (input.tags?.length) statements.push(db.insert(contactTags).values(input.tags.map((tagId) => ({ companyId, contactId: row.id, tagId }))));
+  statements.push(...fieldValueStatements(db, companyId, row.id, values.set, [], at));
+  try {
+    await runBatch(db, statements);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw phoneInUse();
+    throw error;
+  }
+  await emitEvent(env, companyId, "contact.created", { contact: { id: row.id, name: row.name, phone: row.phone, email: row.email } });
+  return row;
+}
+
+/**
+ * Updates contact `id` of `companyId` from a parsed ContactUpdate (PUT /api/contacts/{id}, the
+ * public API): an absent key keeps its value, `tags` replaces the contact's tags, `fields` sets the
+ * named fields (null clears one); its CRM card is republished. 404 for another company's contact;
+ * otherwise the errors of createContactRecord.
+ */
+export async function updateContactRecord(env: AppEnv, db: Db, companyId: string, permissions: ReadonlySet<string>, id: string, input: ContactUpdate): Promise<ContactRow> {
+  const existing = await findContact(db, companyId, id);
+  checkWritePermissions(permissions, input);
+  await checkTags(db, companyId, input.tags ?? []);
+  const values = await fieldsOfWrite(db, companyId, input.fields);
+  const at = Date.now();
+  const set: Partial<ContactRow> = { updatedAt: at };
+  if (input.name !== undefined) set.name = input.name;
+  if (input.phone !== undefined) set.phone = input.phone;
+  if (input.email !== undefined) set.email = input.email;
+  if (input.document !== undefined) set.document = input.document;
+  const statements: Statement[] = [db.update(contacts).set(set).where(and(eq(contacts.id, existing.id), eq(contacts.companyId, companyId)))];
+  if (input.tags !== undefined) {
+    statements.push(db.delete(contactTags).where(and(eq(contactTags.companyId, companyId), eq(contactTags.contactId, existing.id))));
+    if (input.tags.length) statements.push(db.insert(contactTags).values(input.tags.map((tagId) => ({ companyId, contactId: existing.id, tagId }))));
+  }
+  statements.push(...fieldValueStatements(db, companyId, existing.id, values.set, values.clear, at));
+  try {
+    await runBatch(db, statements);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw phoneInUse();
+    throw error;
+  }
+  const row = await findContact(db, companyId, existing.id);
+  if (row.crmColumnId) await publishCard(env, db, companyId, row.id, row.crmColumnId);
+  return row;
+}
+
+/**
+ * Adds (`add`) or removes tags `tagIds` of contact `contactId` of `companyId` without touching its
+ * other tags (the public API's tag routes). The caller has checked the contact and the tags.
+ */
+export async function changeContactTags(db: Db, companyId: string, contactId: string, tagIds: string[], add: boolean): Promise<void> {
+  if (!tagIds.length) return;
+  if (add) await db.insert(contactTags).values(tagIds.map((tagId) => ({ companyId, contactId, tagId }))).onConflictDoNothing();
+  else await db.delete(contactTags).where(and(eq(contactTags.companyId, companyId), eq(contactTags.contactId, contactId), inArray(contactTags.tagId, tagIds)));
+  await db.update(contacts).set({ updatedAt: Date.now() }).where(and(eq(contacts.id, contactId), eq(contacts.companyId, companyId)));
 }

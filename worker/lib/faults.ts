@@ -23,6 +23,9 @@
 import type { SendResult } from "../channels/types";
 import type { AppEnv } from "../env";
 
+/** The settings the switch reads (an AppEnv, or a plain object in tests; unset means "not local"). */
+export type FaultEnv = { ENVIRONMENT?: string | undefined; FAULTS?: string | undefined };
+
 /** The operations the switch can fail. */
 export type FaultOp = "effect" | "alarm" | "send" | "queue" | "step";
 
@@ -40,7 +43,7 @@ export class FaultInjected extends Error {
 const FAULT_ENVIRONMENTS = new Set(["local", "test"]);
 
 /** True when this environment may honour faults: `ENVIRONMENT` is `local` or `test`, nothing else. */
-export function faultsEnabled(env: Pick<AppEnv, "ENVIRONMENT">): boolean {
+export function faultsEnabled(env: FaultEnv): boolean {
   return FAULT_ENVIRONMENTS.has(env.ENVIRONMENT ?? "");
 }
 
@@ -48,7 +51,7 @@ export function faultsEnabled(env: Pick<AppEnv, "ENVIRONMENT">): boolean {
  * The rates of `FAULTS` (`op:rate` pairs separated by commas, rate 0..1), or an empty map when the
  * environment may not honour faults.
  */
-export function faultRates(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">): Map<FaultOp, number> {
+export function faultRates(env: FaultEnv): Map<FaultOp, number> {
   const rates = new Map<FaultOp, number>();
   if (!faultsEnabled(env) || !env.FAULTS) return rates;
   for (const part of env.FAULTS.split(",")) {
@@ -61,13 +64,13 @@ export function faultRates(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">): Map<Fau
 }
 
 /** True when `op` should fail now by its `FAULTS` rate (always false outside local/test). */
-export function rolled(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">, op: FaultOp): boolean {
+export function rolled(env: FaultEnv, op: FaultOp): boolean {
   const rate = faultRates(env).get(op) ?? 0;
   return rate > 0 && Math.random() < rate;
 }
 
 /** Throws FaultInjected when `op` should fail now by its `FAULTS` rate. */
-export function maybeFail(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">, op: FaultOp): void {
+export function maybeFail(env: FaultEnv, op: FaultOp): void {
   if (rolled(env, op)) throw new FaultInjected(op);
 }
 
@@ -75,7 +78,7 @@ export function maybeFail(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">, op: Fault
  * A provider send's injected answer: a transient failure (as a 5xx would be) when `send` should
  * fail now by its rate, else null (send for real).
  */
-export function injectedSendFailure(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">): Extract<SendResult, { ok: false }> | null {
+export function injectedSendFailure(env: FaultEnv): Extract<SendResult, { ok: false }> | null {
   if (!rolled(env, "send")) return null;
   return { ok: false, errorCode: "fault_injected", errorMessage: "Injected fault (send): a transient provider failure.", retryable: true };
 }
@@ -87,14 +90,14 @@ export const FAULTS_TABLE = "CREATE TABLE IF NOT EXISTS faults (op TEXT PRIMARY 
  * Arms `n` failures of `op` in this object's storage (replacing what was armed). Refused (false)
  * outside local/test, so a deployed object never stores one.
  */
-export function armFault(env: Pick<AppEnv, "ENVIRONMENT">, sql: SqlStorage, op: FaultOp, n: number): boolean {
+export function armFault(env: FaultEnv, sql: SqlStorage, op: FaultOp, n: number): boolean {
   if (!faultsEnabled(env)) return false;
   sql.exec("INSERT INTO faults (op, n) VALUES (?, ?) ON CONFLICT(op) DO UPDATE SET n = excluded.n", op, Math.max(0, Math.floor(n)));
   return true;
 }
 
 /** Consumes one armed failure of `op` from this object's storage; true when one was armed. */
-export function takeArmedFault(env: Pick<AppEnv, "ENVIRONMENT">, sql: SqlStorage, op: FaultOp): boolean {
+export function takeArmedFault(env: FaultEnv, sql: SqlStorage, op: FaultOp): boolean {
   if (!faultsEnabled(env)) return false;
   const row = sql.exec<{ n: number }>("UPDATE faults SET n = n - 1 WHERE op = ? AND n > 0 RETURNING n", op).toArray()[0];
   return row !== undefined;
@@ -123,7 +126,7 @@ export async function maybeFailJob(env: AppEnv, jobId: string): Promise<void> {
  * Throws FaultInjected when `op` should fail now: an armed failure in `sql` first, else by rate.
  * Nothing happens outside local/test.
  */
-export function maybeFailHere(env: Pick<AppEnv, "ENVIRONMENT" | "FAULTS">, sql: SqlStorage, op: FaultOp): void {
+export function maybeFailHere(env: FaultEnv, sql: SqlStorage, op: FaultOp): void {
   if (!faultsEnabled(env)) return;
   if (takeArmedFault(env, sql, op)) throw new FaultInjected(op);
   maybeFail(env, op);

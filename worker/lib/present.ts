@@ -4,13 +4,16 @@
 import type { CompanyRow, UserRow, RoleRow } from "../../schema";
 import type { CompanyAnswer, MeAnswer, RoleAnswer } from "../../schema/api-types";
 import { subscriptionValid } from "./subscription";
+import type { AppEnv } from "../env";
+import { isPlatformAdmin } from "../middleware/platform-admin";
 
 /** Public URL of an R2 object served by GET /api/files/{key}. */
 export function fileUrl(key: string | null): string | null {
   return key ? `/api/files/${key}` : null;
 }
 
-export function presentMe(user: UserRow): MeAnswer {
+/** The signed-in user as GET /api/me answers it; `platformAdmin` from the PLATFORM_ADMINS setting. */
+export function presentMe(user: UserRow, env: Pick<AppEnv, "PLATFORM_ADMINS">): MeAnswer {
   return {
     id: user.id,
     name: user.name,
@@ -20,6 +23,7 @@ export function presentMe(user: UserRow): MeAnswer {
     status: user.status,
     activeCompany: user.activeCompanyId,
     emailVerified: user.emailVerifiedAt !== null,
+    platformAdmin: isPlatformAdmin(env, user.email),
   };
 }
 
@@ -40,6 +44,7 @@ export function presentCompany(company: CompanyRow, at = Date.now()): CompanyAns
     disconnected: company.disconnected,
     activated: company.activatedAt !== null,
     subscriptionValid: subscriptionValid(company, at),
+    optOutWords: company.optOutWords,
   };
 }
 

@@ -17,18 +17,7 @@ export type Limit = { key: string; max: number; windowMs: number };
  */
 export async function hit(db: Db, limits: Limit[], at = Date.now()): Promise<void> {
   for (const limit of limits) {
-    const rows = await db
-      .insert(rateLimits)
-      .values({ key: limit.key, windowStart: at, count: 1 })
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`CASE WHEN ${rateLimits.windowStart} <= ${at - limit.windowMs} THEN 1 ELSE ${rateLimits.count} + 1 END`,
-          windowStart: sql`CASE WHEN ${rateLimits.windowStart} <= ${at - limit.windowMs} THEN ${at} ELSE ${rateLimits.windowStart} END`,
-        },
-      })
-      .returning();
-    const row = rows[0];
+    const row = await countHit(db, limit, at);
     if (row && row.count > limit.max) {
       const retryAfter = Math.max(1, Math.ceil((row.windowStart + limit.windowMs - at) / 1000));
       throw new AppError("rate_limited", "Too many attempts. Try again later.", undefined, {
@@ -36,6 +25,27 @@ export async function hit(db: Db, limits: Limit[], at = Date.now()): Promise<voi
       });
     }
   }
+}
+
+/**
+ * Counts one hit against `limit`'s fixed window (one upsert statement, so concurrent hits count
+ * right); answers the window's count including this hit and when the window started (ms UTC).
+ * `hit` throws on top of it; the public API reads it for its RateLimit-* headers.
+ */
+export async function countHit(db: Db, limit: Limit, at = Date.now()): Promise<{ count: number; windowStart: number } | undefined> {
+  const rows = await db
+    .insert(rateLimits)
+    .values({ key: limit.key, windowStart: at, count: 1 })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`CASE WHEN ${rateLimits.windowStart} <= ${at - limit.windowMs} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+        windowStart: sql`CASE WHEN ${rateLimits.windowStart} <= ${at - limit.windowMs} THEN ${at} ELSE ${rateLimits.windowStart} END`,
+      },
+    })
+    .returning();
+  const row = rows[0];
+  return row ? { count: row.count, windowStart: row.windowStart } : undefined;
 }
 
 /** Clears limits after a success (e.g. a good login resets the e-mail's counter). */

@@ -65,6 +65,7 @@ export function presentTicket(
     createdAt: ticket.createdAt,
     closedAt: ticket.closedAt,
     referral: referralAnswer(ticket.referral),
+    outsideHoursAt: ticket.outsideHoursAt,
   };
 }
 

@@ -26,7 +26,10 @@ import type { OutboundMessage } from "../channels/types";
 import { companyTimeZone, computeContactValues, ensureTags, fieldValueStatements, normalizeFieldValue, runBatch } from "../lib/contacts";
 import type { Db } from "../lib/db";
 import { advanceRotary, rotaryCounters } from "../lib/flows";
+import { customEventStatement, recordResolution } from "../lib/dashboard";
 import { newId } from "../lib/ids";
+import { AppError } from "../lib/errors";
+import { enrolInCycle } from "../lib/shipping-cycles";
 import { signedMediaUrl } from "../lib/media";
 import { hubOf, roomOf } from "../lib/realtime";
 import { sendToTicket, type OutboundContent } from "./outbound";
@@ -135,9 +138,19 @@ export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effe
     case "ticket":
       await ticketAction(env, db, target, effect.action, effect.memberId);
       return null;
-    case "custom_event":
-      await db.insert(customEvents).values({ id: newId(), companyId, contactId, name: effect.name, flowId: target.flowId, at: Date.now() });
+    case "add_to_cycle":
+      // A cycle deleted since the flow was published is skipped (logged), not retried.
+      await enrolInCycle(env, companyId, effect.cycleId, [contactId]).catch((error: unknown) => {
+        if (!(error instanceof AppError)) throw error;
+        console.warn(`[flow] run ${target.runId} block ${effect.nodeId}: shipping cycle ${effect.cycleId} not found; skipped`);
+      });
       return null;
+    case "custom_event": {
+      // The dashboard's per-day count moves in the same batch as the row (issue 12).
+      const at = Date.now();
+      await runBatch(db, [db.insert(customEvents).values({ id: newId(), companyId, contactId, name: effect.name, flowId: target.flowId, at }), await customEventStatement(db, companyId, effect.name, at)]);
+      return null;
+    }
     case "notify":
       await hubOf(env, companyId).publish(
         { type: "notification", notification: { id: newId(), text: effect.text, flowId: target.flowId, contactId, ticketId: target.ticketId } },
@@ -251,7 +264,12 @@ async function ticketAction(env: AppEnv, db: Db, target: RunTarget, action: "ope
   const { companyId, ticketId } = target;
   const at = Date.now();
   let set: Partial<typeof tickets.$inferInsert>;
-  if (action === "close") set = { status: "closed", closedAt: at };
+  if (action === "close") {
+    // Closed with its resolution time counted once for the dashboard (issue 12), then published as before.
+    const ticket = await db.query.tickets.findFirst({ where: and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)), columns: { id: true, companyId: true, createdAt: true } });
+    if (ticket) await recordResolution(db, ticket, at);
+    set = { status: "closed", closedAt: at };
+  }
   else if (action === "transfer" && memberId) {
     const member = await db.query.members.findFirst({ where: (m, { and: both, eq: is }) => both(is(m.id, memberId), is(m.companyId, companyId)), columns: { id: true } });
     if (!member) {

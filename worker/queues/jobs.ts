@@ -1,5 +1,5 @@
 /**
- * The `jobs` queue (DESIGN.md "Queues"; STYLE habit 4): contact import and export.
+ * The `jobs` queue (DESIGN.md "Queues"; STYLE habit 4): contact import and export, data cleanup.
  *
  * Messages are a discriminated union on `type`, parsed with zod on arrival (a malformed message is
  * logged and acknowledged, never retried forever). The consumer switches on the type, calls that
@@ -20,6 +20,7 @@ import { idSchema } from "../../schema/validation/common";
 import { loadJob } from "../jobs/common";
 import { failExport, runExport } from "../jobs/export";
 import { failImport, runImportChunk, runImportFinish, runImportParse, type JobDeps } from "../jobs/import";
+import { failCleanup, runCleanupStep } from "../lib/data-cleanup";
 
 const base = { jobId: idSchema, companyId: idSchema };
 
@@ -33,6 +34,8 @@ export const jobMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("import.finish"), ...base }),
   /** Write the export file. */
   z.object({ type: z.literal("export"), ...base }),
+  /** Data cleanup (issue 12): one chunk of step `step` (worker/lib/data-cleanup.ts). */
+  z.object({ type: z.literal("cleanup.step"), ...base, step: z.number().int().min(0) }),
 ]);
 export type JobMessage = z.infer<typeof jobMessageSchema>;
 
@@ -70,6 +73,8 @@ export async function handleJobMessage(deps: JobDeps, message: JobMessage): Prom
       return runImportFinish(deps, message);
     case "export":
       return runExport(deps, message);
+    case "cleanup.step":
+      return runCleanupStep(deps, message);
   }
 }
 
@@ -79,6 +84,7 @@ export async function handleDeadJobMessage(deps: JobDeps, message: JobMessage): 
   if (!job || job.status === "done" || job.status === "failed") return;
   const cause = "The job stopped after several failed attempts (a temporary error kept recurring); try again later.";
   if (job.type === "import") await failImport(deps.env, deps.db, job, cause);
+  else if (job.type === "cleanup") await failCleanup(deps.env, deps.db, job, cause);
   else await failExport(deps, job, cause);
 }
 

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { companies, invites, memberRoles, members, roles, users, type UserRow } from "../../schema";
-import { activeCodeInput, inviteInput } from "../../schema/validation/company";
+import { activeCodeInput, inviteInput, optOutWordsText } from "../../schema/validation/company";
 import { apiKeyCreateInput } from "../../schema/validation/api-keys";
 import { LOCALES, idSchema, nameSchema, timezoneSchema } from "../../schema/validation/common";
 import { phoneSchema } from "../../schema/validation/phone";
@@ -44,6 +44,8 @@ const companyForm = z.object({
   image: z.union([z.instanceof(File), z.literal("null"), z.literal("")], { error: "invalid_image" }).optional(),
   language: z.preprocess(blankToUndefined, z.enum(LOCALES, { error: "invalid_language" }).optional()),
   whatsappNumber: z.preprocess(blankToUndefined, phoneSchema.optional()),
+  // Stop words (issue 10 "Opt-out"): absent = unchanged, blank = the defaults.
+  optOutWords: optOutWordsText.optional(),
 });
 
 const idParam = z.object({ id: idSchema });
@@ -146,6 +148,7 @@ export const companiesRoutes = new Hono<HonoEnv>()
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.language !== undefined ? { language: input.language } : {}),
         ...(input.whatsappNumber !== undefined ? { whatsappNumber: input.whatsappNumber } : {}),
+        ...(input.optOutWords !== undefined ? { optOutWords: input.optOutWords } : {}),
         ...(newImageKey !== undefined ? { imageKey: newImageKey } : removeImage ? { imageKey: null } : {}),
         updatedAt: now(),
       })

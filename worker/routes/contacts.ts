@@ -30,63 +30,30 @@ import { contactBulkInput, contactInput, contactListQuery, contactUpdate } from 
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import {
-  adjustContactCount,
-  companyTimeZone,
+  checkTags,
   computeContactValues,
   contactCount,
+  createContactRecord,
   deleteContacts,
-  fieldValueStatements,
   filteredCount,
   filterWhere,
   findContact,
   isFiltered,
-  loadFields,
-  normalizeContactFields,
   presentContacts,
   resolveFilter,
-  runBatch,
-  type Statement,
   ticketsOfContact,
+  updateContactRecord,
 } from "../lib/contacts";
 import { chunk, decodeNumberCursor, encodeCursor } from "../lib/cursor";
 import type { Db } from "../lib/db";
-import { isUniqueViolation, now } from "../lib/db";
 import { AppError, forbidden } from "../lib/errors";
-import { newId } from "../lib/ids";
 import { publishCard, publishColumns } from "../lib/crm";
 import { zv } from "../lib/validate";
 
 const idParam = z.object({ id: idSchema });
 
-const phoneInUse = () => new AppError("phone_in_use", "A contact with this number already exists.", { phone: "phone_in_use" });
-
 /** Most contacts a delete by filter removes per call. */
 const BULK_DELETE_PER_CALL = 1000;
-
-/** 400 unless every tag id is a tag of the company. */
-async function checkTags(db: Db, companyId: string, ids: string[], field = "tags"): Promise<void> {
-  if (!ids.length) return;
-  const found = await db.select({ id: tags.id }).from(tags).where(and(eq(tags.companyId, companyId), inArray(tags.id, ids)));
-  if (found.length !== ids.length) throw new AppError("validation_failed", `Invalid input: ${field}.`, { [field]: "invalid_id" });
-}
-
-/** Permission checks for the optional parts of a contact write. */
-function checkWritePermissions(permissions: ReadonlySet<string>, input: { tags?: string[]; fields?: Record<string, unknown> }): void {
-  if (input.tags !== undefined && !permissions.has("contacts_tags")) throw forbidden("Changing a contact's tags needs the contacts_tags permission.");
-  if (input.fields !== undefined && Object.keys(input.fields).length && !permissions.has("contacts_custom_fields")) {
-    throw forbidden("Changing a contact's custom fields needs the contacts_custom_fields permission.");
-  }
-}
-
-/** Normalised field values of a write, or the 400 naming each failing `fields.<id>`. */
-async function fieldsOfWrite(db: Db, companyId: string, input: Record<string, string | number | null> | undefined) {
-  if (!input || !Object.keys(input).length) return { set: [], clear: [] };
-  const result = normalizeContactFields(await loadFields(db, companyId), input, await companyTimeZone(db, companyId));
-  if (Object.keys(result.errors).length) {
-    throw new AppError("validation_failed", `Invalid input: ${Object.keys(result.errors).join(", ")}.`, result.errors);
-  }
-  return result;
-}
 
 async function answerOf(db: Db, companyId: string, row: ContactRow): Promise<ContactAnswer> {
   const [answer] = await presentContacts(db, companyId, [row]);
@@ -123,38 +90,9 @@ export const contactsRoutes = new Hono<HonoEnv>()
   })
   /** POST /api/contacts ContactInput → 201 ContactAnswer; 409 phone_in_use. */
   .post("/", zv("json", contactInput), async (c) => {
-    const input = c.req.valid("json");
     const db = c.var.db;
     const companyId = c.var.company.id;
-    checkWritePermissions(c.var.permissions, input);
-    await checkTags(db, companyId, input.tags ?? []);
-    const values = await fieldsOfWrite(db, companyId, input.fields);
-    const at = now();
-    const row: ContactRow = {
-      id: newId(),
-      companyId,
-      name: input.name,
-      phone: input.phone,
-      email: input.email ?? null,
-      document: input.document ?? null,
-      imageKey: null,
-      lastMessageAt: null,
-      referral: null,
-      optedOutAt: null,
-      crmColumnId: null,
-      crmPosition: null,
-      createdAt: at,
-      updatedAt: at,
-    };
-    const statements: Statement[] = [db.insert(contacts).values(row), adjustContactCount(db, companyId, 1)];
-    if (input.tags?.length) statements.push(db.insert(contactTags).values(input.tags.map((tagId) => ({ companyId, contactId: row.id, tagId }))));
-    statements.push(...fieldValueStatements(db, companyId, row.id, values.set, [], at));
-    try {
-      await runBatch(db, statements);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw phoneInUse();
-      throw error;
-    }
+    const row = await createContactRecord(c.env, db, companyId, c.var.permissions, c.req.valid("json"));
     return c.json(await answerOf(db, companyId, row), 201);
   })
   /**
@@ -222,33 +160,9 @@ export const contactsRoutes = new Hono<HonoEnv>()
   })
   /** PUT /api/contacts/{id} ContactUpdate → ContactAnswer; 409 phone_in_use. */
   .put("/:id", zv("param", idParam), zv("json", contactUpdate), async (c) => {
-    const input = c.req.valid("json");
     const db = c.var.db;
     const companyId = c.var.company.id;
-    const existing = await findContact(db, companyId, c.req.valid("param").id);
-    checkWritePermissions(c.var.permissions, input);
-    await checkTags(db, companyId, input.tags ?? []);
-    const values = await fieldsOfWrite(db, companyId, input.fields);
-    const at = now();
-    const set: Partial<ContactRow> = { updatedAt: at };
-    if (input.name !== undefined) set.name = input.name;
-    if (input.phone !== undefined) set.phone = input.phone;
-    if (input.email !== undefined) set.email = input.email;
-    if (input.document !== undefined) set.document = input.document;
-    const statements: Statement[] = [db.update(contacts).set(set).where(and(eq(contacts.id, existing.id), eq(contacts.companyId, companyId)))];
-    if (input.tags !== undefined) {
-      statements.push(db.delete(contactTags).where(and(eq(contactTags.companyId, companyId), eq(contactTags.contactId, existing.id))));
-      if (input.tags.length) statements.push(db.insert(contactTags).values(input.tags.map((tagId) => ({ companyId, contactId: existing.id, tagId }))));
-    }
-    statements.push(...fieldValueStatements(db, companyId, existing.id, values.set, values.clear, at));
-    try {
-      await runBatch(db, statements);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw phoneInUse();
-      throw error;
-    }
-    const row = await findContact(db, companyId, existing.id);
-    if (row.crmColumnId) await publishCard(c.env, db, companyId, row.id, row.crmColumnId);
+    const row = await updateContactRecord(c.env, db, companyId, c.var.permissions, c.req.valid("param").id, c.req.valid("json"));
     return c.json(await answerOf(db, companyId, row));
   })
   /** DELETE /api/contacts/{id} → 204. */

@@ -20,7 +20,7 @@
 import { Hono } from "hono";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { connectionFlows, connections, contactIdentities, contacts } from "../../schema";
+import { connectionFlows, connections, contactIdentities, contacts, type TicketRow } from "../../schema";
 import type { DefaultFlowsAnswer, FlowRunAnswer } from "../../schema/flow-api";
 import { idSchema } from "../../schema/validation/common";
 import { defaultFlowsInput, defaultFlowsQuery, startFlowInput } from "../../schema/validation/flows";
@@ -88,20 +88,32 @@ export const ticketFlowRoutes = new Hono<HonoEnv>()
     const companyId = c.var.company.id;
     // The one ticket visibility rule: a ticket the caller may not see answers 404, like elsewhere.
     const ticket = await findVisibleTicket(db, companyId, c.req.valid("param").id, ticketViewerOf(c));
-    const flow = await findFlow(db, companyId, c.req.valid("json").flowId);
-    if (flow.publishedVersion === null) throw new AppError("conflict", "This flow has not been published yet.");
-    const connection = await findConnection(db, companyId, ticket.connectionId).catch(() => {
-      throw new AppError("conflict", "This ticket's connection no longer exists.");
-    });
-    const identity = await reachableIdentity(db, companyId, ticket.contactId, connection.channel);
-    const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, ticket.contactId), eq(contacts.companyId, companyId)), columns: { phone: true } });
-    const externalId = identity?.externalId ?? contact?.phone?.replace(/^\+/, "");
-    if (!externalId) throw new AppError("conflict", "This contact cannot be reached on this connection.");
-    const session = contactSessionOf(c.env, companyId, connection.channel, externalId);
-    const started = await session.startFlow({ companyId, channel: connection.channel, externalId, connectionId: connection.id, ticketId: ticket.id, flowId: flow.id });
-    if (!started.ok) throw new AppError("conflict", "This flow has not been published yet.");
-    return c.json({ runId: started.runId });
+    return c.json({ runId: await startFlowOnTicket(c.env, db, ticket, c.req.valid("json").flowId) });
   });
+
+/**
+ * Starts flow `flowId`'s published version for the contact of `ticket` (already checked visible to
+ * the caller), in the contact's ContactSession (a run in progress is stopped first); answers the run
+ * id. 404 for a flow of another company; 409 `conflict` when it was never published, the ticket's
+ * connection is gone, or the contact cannot be reached on it. Used by POST /api/tickets/{id}/start-flow
+ * and the public API's POST /api/v1/contacts/{id}/flows.
+ */
+export async function startFlowOnTicket(env: AppEnv, db: Db, ticket: Pick<TicketRow, "id" | "companyId" | "contactId" | "connectionId">, flowId: string): Promise<string> {
+  const companyId = ticket.companyId;
+  const flow = await findFlow(db, companyId, flowId);
+  if (flow.publishedVersion === null) throw new AppError("conflict", "This flow has not been published yet.");
+  const connection = await findConnection(db, companyId, ticket.connectionId).catch(() => {
+    throw new AppError("conflict", "This ticket's connection no longer exists.");
+  });
+  const identity = await reachableIdentity(db, companyId, ticket.contactId, connection.channel);
+  const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, ticket.contactId), eq(contacts.companyId, companyId)), columns: { phone: true } });
+  const externalId = identity?.externalId ?? contact?.phone?.replace(/^\+/, "");
+  if (!externalId) throw new AppError("conflict", "This contact cannot be reached on this connection.");
+  const session = contactSessionOf(env, companyId, connection.channel, externalId);
+  const started = await session.startFlow({ companyId, channel: connection.channel, externalId, connectionId: connection.id, ticketId: ticket.id, flowId: flow.id });
+  if (!started.ok) throw new AppError("conflict", "This flow has not been published yet.");
+  return started.runId;
+}
 
 const runsAccess = [requireUser, requireCompany, requireSubscription, requirePermission("contacts", "tickets")] as const;
 

@@ -3,7 +3,7 @@
  * active company, online status.
  */
 import { Hono } from "hono";
-import { and, desc, eq, isNull, notExists, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lte, notExists, or } from "drizzle-orm";
 import { z } from "zod";
 import { announcementSeen, announcements, companies, invites, members, users } from "../../schema";
 import { announcementSeenInput, changeActiveInput, changeStatusInput, verifyEmailInput } from "../../schema/validation/auth";
@@ -37,7 +37,7 @@ const announcementsQuery = z.object({ code: z.string().trim().max(64).optional()
 export const me = new Hono<HonoEnv>()
   .use(requireUser)
   /** GET /api/me → MeAnswer. 401 without a valid token. */
-  .get("/", (c) => c.json(presentMe(c.var.user)))
+  .get("/", (c) => c.json(presentMe(c.var.user, c.env)))
   /**
    * PUT /api/me multipart {name?, image?, phone?} → MeAnswer. 400 when neither name nor image is
    * given (spec §5), or a field is invalid; images: PNG/JPEG/WebP/GIF ≤ 2 MiB, stored in R2.
@@ -57,7 +57,7 @@ export const me = new Hono<HonoEnv>()
       .where(eq(users.id, user.id))
       .returning();
     if (imageKey && user.imageKey) c.executionCtx.waitUntil(c.env.FILES.delete(user.imageKey));
-    return c.json(presentMe(updated ?? user));
+    return c.json(presentMe(updated ?? user, c.env));
   })
   /** GET /api/me/permissions → string[]: the permission names of the active company ([] with none). */
   .get("/permissions", async (c) => {
@@ -76,11 +76,11 @@ export const me = new Hono<HonoEnv>()
   .post("/verify-email", zv("json", verifyEmailInput), async (c) => {
     const { code } = c.req.valid("json");
     const user = c.var.user;
-    if (user.emailVerifiedAt !== null) return c.json(presentMe(user));
+    if (user.emailVerifiedAt !== null) return c.json(presentMe(user, c.env));
     await hit(c.var.db, [{ key: `verify-email:${user.id}`, max: 10, windowMs: 60 * 60 * 1000 }]);
     const updated = await verifyEmail(c.var.db, user, code);
     await clear(c.var.db, `verify-email:${user.id}`);
-    return c.json(presentMe(updated));
+    return c.json(presentMe(updated, c.env));
   })
   /**
    * POST /api/me/verify-email/resend → 204: mails a new verification code (the previous one stops
@@ -114,19 +114,24 @@ export const me = new Hono<HonoEnv>()
   })
   /**
    * GET /api/me/announcements?code= → {results}: announcements for `code` and those for everywhere
-   * (without `code`: only those for everywhere) that the user has not marked seen, newest first, at
-   * most 20.
+   * (without `code`: only those for everywhere) that the user has not marked seen, inside their
+   * dates (`startsAt` ≤ now < `endsAt`, either open) and meant for every company (audience `all`;
+   * issue 12), newest first, at most 20.
    */
   .get("/announcements", zv("query", announcementsQuery), async (c) => {
     const { code } = c.req.valid("query");
     const db = c.var.db;
     const userId = c.var.user.id;
+    const at = now();
     const rows = await db
       .select()
       .from(announcements)
       .where(
         and(
           code ? or(eq(announcements.code, code), isNull(announcements.code)) : isNull(announcements.code),
+          eq(announcements.audience, "all"),
+          or(isNull(announcements.startsAt), lte(announcements.startsAt, at)),
+          or(isNull(announcements.endsAt), gt(announcements.endsAt, at)),
           notExists(
             db
               .select({ one: announcementSeen.userId })
@@ -168,7 +173,7 @@ export const me = new Hono<HonoEnv>()
       .set({ activeCompanyId: companyId, updatedAt: now() })
       .where(eq(users.id, user.id))
       .returning();
-    return c.json(presentMe(updated ?? user));
+    return c.json(presentMe(updated ?? user, c.env));
   });
 
 /**
@@ -197,5 +202,5 @@ export const userRoutes = new Hono<HonoEnv>()
     c.executionCtx.waitUntil(
       Promise.all(memberships.map((m) => hubOf(c.env, m.companyId).publish({ type: "presence", userId: user.id, status }))).catch(() => undefined),
     );
-    return c.json(presentMe(updated ?? user));
+    return c.json(presentMe(updated ?? user, c.env));
   });

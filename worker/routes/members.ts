@@ -19,6 +19,7 @@ import { AppError, notFound } from "../lib/errors";
 import { assertCanGrant } from "../lib/grants";
 import { fileUrl } from "../lib/present";
 import { refreshAccess } from "../lib/realtime";
+import { removeFromInternalChats } from "../lib/internal-chats";
 import { zv } from "../lib/validate";
 
 const idParam = z.object({ id: idSchema });
@@ -145,6 +146,8 @@ export const membersRoutes = new Hono<HonoEnv>()
         .set({ activeCompanyId: fallback, updatedAt: now() })
         .where(and(eq(users.id, member.userId), eq(users.activeCompanyId, company.id))),
     ]);
+    // Issue 12: a member who leaves the company leaves its internal conversations.
+    await removeFromInternalChats(c.env, db, company.id, id);
     await refreshAccess(c.env, company.id, [member.userId], "membership_ended");
     return c.body(null, 204);
   });

@@ -19,12 +19,14 @@ import { AppError, notFound, validationError } from "../lib/errors";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { isInlineType } from "../lib/sniff";
 import { roomOf } from "../lib/realtime";
+import { recordResolution } from "../lib/dashboard";
 import { loadTicketAnswers, presentMessages } from "../lib/tickets";
 // The one visibility rule of every ticket action (also POST /api/tickets/{id}/start-flow).
 import { findVisibleTicket as findTicket, ticketViewerOf as viewerOf, ticketVisibility as visibility } from "../lib/ticket-access";
 import { zv } from "../lib/validate";
 import { readForm } from "../lib/multipart";
 import { sendToTicket, type OutboundContent } from "../pipeline/outbound";
+import { emitEvent } from "../lib/event-subscriptions";
 
 const idParam = z.object({ id: idSchema });
 
@@ -58,7 +60,7 @@ const fileMessageForm = z.object({
 });
 
 /** The message type a file is sent as, from its MIME type, unless the client names one. */
-function mediaTypeOf(mime: string, wanted?: "image" | "audio" | "video" | "document" | "ptv"): "image" | "audio" | "video" | "document" | "ptv" {
+export function mediaTypeOf(mime: string, wanted?: "image" | "audio" | "video" | "document" | "ptv"): "image" | "audio" | "video" | "document" | "ptv" {
   if (wanted) return wanted;
   if (mime.startsWith("image/")) return "image";
   if (mime.startsWith("audio/")) return "audio";
@@ -242,7 +244,11 @@ export const ticketsRoutes = new Hono<HonoEnv>()
       const [answer] = await loadTicketAnswers(db, c.var.company.id, [ticket.id]);
       return c.json(answer);
     }
-    const answer = await updateTicket(c, ticket, { status: "closed", closedAt: now(), servedByMemberId: ticket.assignedMemberId ?? c.var.memberId });
+    // Closed and its resolution time counted once, in one batch (the dashboard, issue 12); then published.
+    const closedAt = now();
+    await recordResolution(db, ticket, closedAt);
+    const answer = await updateTicket(c, ticket, { status: "closed", closedAt, servedByMemberId: ticket.assignedMemberId ?? c.var.memberId });
+    await emitEvent(c.env, ticket.companyId, "ticket.closed", { ticket: { id: ticket.id, contactId: ticket.contactId, connectionId: ticket.connectionId, closedAt } });
     const target = await targetOf(db, ticket);
     if (target.connection.farewellMessage.trim()) {
       await sendToTicket(c.env, target, { type: "text", body: target.connection.farewellMessage }, null);
@@ -286,8 +292,8 @@ async function refuseSecondActiveTicket(db: Db, ticket: TicketRow): Promise<void
   if (active) throw new AppError("conflict", "This contact already has an active ticket on this connection.");
 }
 
-/** Where a ticket's messages go: its connection and the contact's identity on that channel. */
-async function targetOf(db: Db, ticket: TicketRow) {
+/** Where a ticket's messages go: its connection and the contact's identity on that channel (also the public API's send). */
+export async function targetOf(db: Db, ticket: TicketRow) {
   const connection = await db.query.connections.findFirst({ where: (t, { eq: e }) => e(t.id, ticket.connectionId) });
   if (!connection) throw new AppError("conflict", "This ticket's connection no longer exists.");
   const identity = await reachableIdentity(db, ticket.companyId, ticket.contactId, connection.channel);

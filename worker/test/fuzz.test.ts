@@ -33,8 +33,8 @@ beforeAll(async () => {
 const routes = registeredRoutes(app.routes).filter((r) => ROUTES[r] !== undefined);
 const entryOf = (route: string): RouteEntry => ROUTES[route]!;
 const methodOf = (route: string) => route.slice(0, route.indexOf(" "));
-/** The session a route is fuzzed with: none on public routes, the owner of company A otherwise. */
-const tokenFor = (entry: RouteEntry) => (entry.access.kind === "public" ? undefined : A.owner.token);
+/** The session a route is fuzzed with: none on public routes, company A's API key on the public API, the owner of company A otherwise. */
+const tokenFor = (entry: RouteEntry) => (entry.access.kind === "public" ? undefined : entry.access.kind === "apiKey" ? A.apiKey : A.owner.token);
 
 // Fuzzed in order: routes that destroy their resource (DELETE, logout, accepting an invite) are
 // never sent bodies or garbage, so company A's fixtures survive the whole file.

@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../app";
 import { PUBLIC_API_ROUTES } from "../../schema/validation/api-keys";
 import type { CompanyPermission } from "../../schema/permissions";
-import { type Account, type Member, member, register } from "./helpers";
+import { API_KEY_SCOPES } from "../../schema/api-keys";
+import { type Account, type Member, call, expectStatus, member, register } from "./helpers";
 import { type Company, ROUTES, allBut, buildCompany, callRoute, envelopeProblem, registeredRoutes, snapshot } from "./route-matrix";
 
 /**
@@ -25,6 +26,8 @@ const KNOWN_FAILURES: Record<string, string> = {};
 
 let A: Company;
 let B: Account;
+/** An API key of company B with every scope: the public API's routes (kind `apiKey`) take no session. */
+let keyOfB: string;
 /** Members of company A lacking exactly one route's permission set, by the set's key. */
 const lacking = new Map<string, Member>();
 
@@ -36,6 +39,7 @@ const classified = routes.filter((r) => ROUTES[r] !== undefined);
 beforeAll(async () => {
   A = await buildCompany();
   B = await register({ companyName: "Empresa B" });
+  keyOfB = (await expectStatus<{ key: string }>(await call("POST", "/api/companies/active/api-keys", { token: B.token, body: { name: "Chave B", scopes: [...API_KEY_SCOPES] } }), 201)).key;
   for (const route of classified) {
     const access = ROUTES[route]!.access;
     if (access.kind !== "company" || access.anyOf.length === 0) continue;
@@ -118,9 +122,9 @@ describe("route matrix", () => {
   it("answers 404 to another company's session for company A's ids, and changes nothing", async () => {
     await eachRoute("another company", async (route) => {
       const entry = ROUTES[route]!;
-      if (!entry.params || entry.access.kind === "public" || entry.access.kind === "dev") return SKIP;
+      if (!entry.params || entry.access.kind === "public" || entry.access.kind === "dev" || entry.access.kind === "platformAdmin") return SKIP;
       const before = await snapshot(A.ids.companyId);
-      const problem = await expectLookup404(await callRoute(route, entry, A.ids, { token: B.token }));
+      const problem = await expectLookup404(await callRoute(route, entry, A.ids, { token: entry.access.kind === "apiKey" ? keyOfB : B.token }));
       const after = await snapshot(A.ids.companyId);
       if (after !== before) return `${problem ?? "404"}, but company A's rows changed`;
       return problem;
@@ -131,11 +135,11 @@ describe("route matrix", () => {
     const aIds = Object.entries(A.ids).filter(([key]) => key !== "provider").map(([, value]) => value);
     await eachRoute("another company, ids in the body", async (route) => {
       const entry = ROUTES[route]!;
-      if (entry.params || (entry.access.kind !== "company" && entry.access.kind !== "user")) return SKIP;
+      if (entry.params || (entry.access.kind !== "company" && entry.access.kind !== "user" && entry.access.kind !== "apiKey")) return SKIP;
       const shown = `${JSON.stringify(entry.body?.(A.ids) ?? null)} ${entry.query?.(A.ids) ?? ""}`;
       if (!aIds.some((value) => shown.includes(value))) return SKIP;
       const before = await snapshot(A.ids.companyId);
-      const res = await callRoute(route, entry, A.ids, { token: B.token });
+      const res = await callRoute(route, entry, A.ids, { token: entry.access.kind === "apiKey" ? keyOfB : B.token });
       const text = await res.text();
       const after = await snapshot(A.ids.companyId);
       if (res.status !== 400 && res.status !== 404) return `expected 400 or 404, got ${res.status} ${text.slice(0, 300)}`;
@@ -152,6 +156,14 @@ describe("route matrix", () => {
       if (access.kind !== "company" || access.anyOf.length === 0) return SKIP;
       const who = lacking.get(setKey(access.anyOf))!;
       return expectAnswer(await callRoute(route, ROUTES[route]!, A.ids, { token: who.token }), 403, "forbidden");
+    });
+  }, 60_000);
+
+  it("answers 403 to a company owner who is not a platform administrator on every platform-admin route", async () => {
+    await eachRoute("not a platform administrator", async (route) => {
+      const entry = ROUTES[route]!;
+      if (entry.access.kind !== "platformAdmin") return SKIP;
+      return expectAnswer(await callRoute(route, entry, A.ids, { token: A.owner.token }), 403, "forbidden");
     });
   }, 60_000);
 

@@ -12,6 +12,9 @@
  *   permissions of which the member must hold at least one (`[]`: any member). A member holding
  *   every permission except these answers 403.
  * - `dev`: mounted only with `BENCH_ENDPOINTS=on` (benchmark scripts); 404 everywhere in tests.
+ * - `apiKey`: the public API /api/v1: a company API key holding `scope`, never a session (401
+ *   without a key; another company's key with company A's ids → 404; a key lacking the scope → 403
+ *   is checked route by route in worker/routes/v1.test.ts).
  *
  * The table is read by worker/test/route-matrix.test.ts (401 / 404 / 403 / API-key checks) and
  * worker/test/fuzz.test.ts (bodies and queries from fast-check). A route missing here fails the
@@ -21,7 +24,7 @@ import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import type { CompanyPermission } from "../../schema/permissions";
 import { COMPANY_PERMISSIONS } from "../../schema/permissions";
-import { API_KEY_SCOPES } from "../../schema/api-keys";
+import { API_KEY_SCOPES, type ApiKeyScope } from "../../schema/api-keys";
 import type { ApiKeyCreatedAnswer } from "../../schema/validation/api-keys";
 import type { JobAnswer } from "../../schema/api-types";
 import { getDb } from "../lib/db";
@@ -36,7 +39,14 @@ export type Access =
   | { kind: "public"; reason: string; refuses?: number }
   | { kind: "user" }
   | { kind: "company"; anyOf: CompanyPermission[] }
-  | { kind: "dev"; reason: string };
+  | { kind: "dev"; reason: string }
+  /** The public API /api/v1: a company API key with `scope` only (no session); other companies' ids 404. */
+  | { kind: "apiKey"; scope: ApiKeyScope }
+  /**
+   * Platform administrators only (PLATFORM_ADMINS; issue 12): any other session answers 403
+   * `forbidden` before a lookup, so `:param` fixtures are placeholders.
+   */
+  | { kind: "platformAdmin" };
 
 /** The ids of company A's fixtures a `:param` can take. */
 export type Ids = {
@@ -60,6 +70,18 @@ export type Ids = {
   invite: string;
   job: string;
   apiKey: string;
+  /** An outbound event subscription (events: broadcast.finished only, so the fixtures emit nothing to it). */
+  eventSubscription: string;
+  /** A group conversation of the owner and the member (internal chat). */
+  internalChat: string;
+  /** A broadcast (waiting, never started). */
+  broadcast: string;
+  /** An inbound webhook (test mode). */
+  webhook: string;
+  /** Not an id: the secret token of company A's webhook URL (a test-mode webhook: requests are only captured). */
+  webhookToken: string;
+  /** A shipping cycle (one step a day out) with `contact` enrolled. */
+  shippingCycle: string;
   /** Not an id: the webhook provider segment. */
   provider: string;
 };
@@ -82,8 +104,10 @@ export type RouteEntry = {
 
 const pub = (reason: string, refuses?: number): Access => ({ kind: "public", reason, ...(refuses ? { refuses } : {}) });
 const user: Access = { kind: "user" };
+const platformAdmin: Access = { kind: "platformAdmin" };
 const anyMember: Access = { kind: "company", anyOf: [] };
 const perm = (...anyOf: CompanyPermission[]): Access => ({ kind: "company", anyOf });
+const keyScope = (scope: ApiKeyScope): Access => ({ kind: "apiKey", scope });
 
 const id = (key: keyof Ids) => ({ id: key });
 
@@ -172,6 +196,19 @@ export const ROUTES: Record<string, RouteEntry> = {
   "DELETE /api/companies/invite/:id": { access: perm("settings_members"), params: id("invite"), destructive: true },
   "GET /api/companies/default-flows": { access: perm("connections", "flow"), query: (ids) => `id=${ids.connection}` },
   "PUT /api/companies/default-flows": { access: perm("connections", "flow"), body: (ids) => ({ channelId: ids.connection, defaultFlowId: ids.flow }) },
+  "GET /api/companies/operating-hours": { access: perm("settings_company") },
+  "PUT /api/companies/operating-hours": {
+    access: perm("settings_company"),
+    body: (ids) => ({
+      enabled: true,
+      weekly: { sun: [], mon: [{ open: "09:00", close: "12:00" }, { open: "13:00", close: "18:00" }], tue: [], wed: [], thu: [], fri: [], sat: [] },
+      exceptions: [{ date: "2026-12-25", name: "Natal", ranges: [] }],
+      outside: { all: { type: "message", message: "Estamos fechados." }, connections: { [ids.connection]: { type: "flow", flowId: ids.flow } } },
+    }),
+  },
+  "GET /api/companies/delete-data": { access: perm("settings_company") },
+  // Deletes company A's fixtures when it succeeds: the fuzzer leaves it alone.
+  "POST /api/companies/delete-data": { access: perm("settings_company"), body: () => ({ type: "tags" }), destructive: true },
 
   // --- connections ------------------------------------------------------------------------------
   "GET /api/connections": { access: perm("connections") },
@@ -296,6 +333,120 @@ export const ROUTES: Record<string, RouteEntry> = {
   "GET /api/keywords/:id": { access: perm("keywords"), params: id("keyword") },
   "PUT /api/keywords/:id": { access: perm("keywords"), params: id("keyword"), body: (ids) => ({ name: "Renamed keyword", rules: [{ type: "is", words: ["oi"] }], flowId: ids.flow }) },
   "DELETE /api/keywords/:id": { access: perm("keywords"), params: id("keyword"), destructive: true },
+
+  // --- inbound webhooks (issue 11) --------------------------------------------------------------
+  "POST /api/hooks/:token": {
+    access: pub("an inbound webhook's URL: its credential is the 256-bit token in the path (unknown → 404, tested in webhooks.test.ts)"),
+    params: { token: "webhookToken" },
+    body: () => ({ buyer: { phone: "+55 11 98888-7777", name: "Maria" }, status: "approved" }),
+  },
+  "GET /api/webhooks": { access: perm("webhooks") },
+  "POST /api/webhooks": { access: perm("webhooks"), body: (ids) => ({ name: `Hook ${crypto.randomUUID().slice(0, 8)}`, mapping: { phone: "phone" }, actions: [{ type: "add_tag", tagId: ids.tag }] }) },
+  "GET /api/webhooks/:id": { access: perm("webhooks"), params: id("webhook") },
+  "PUT /api/webhooks/:id": {
+    access: perm("webhooks"),
+    params: id("webhook"),
+    body: (ids) => ({
+      name: "Loja renomeada",
+      mode: "test",
+      mapping: { phone: "buyer.phone", name: "buyer.name", email: "" },
+      actions: [
+        { type: "start_flow", flowId: ids.flow, connectionId: ids.connection, condition: { path: "status", operator: "equals", value: "approved" } },
+        { type: "set_field", customFieldId: ids.customField, path: "buyer.city" },
+        { type: "move_crm", columnId: ids.crmColumn },
+      ],
+    }),
+  },
+  "DELETE /api/webhooks/:id": { access: perm("webhooks"), params: id("webhook"), destructive: true },
+  "GET /api/webhooks/:id/requests": { access: perm("webhooks"), params: id("webhook") },
+  // --- broadcasts (issue 10) ---------------------------------------------------------------------
+  "GET /api/broadcasts": { access: perm("broadcasts"), query: () => "tab=current" },
+  "POST /api/broadcasts": {
+    access: perm("broadcasts"),
+    body: (ids) => ({ name: "Fuzz broadcast", connectionId: ids.connection, flowId: ids.flow, delay: "short", filters: [{ item: "tag", condition: "has_tag", tag: ids.tag }] }),
+  },
+  "POST /api/broadcasts/audience": { access: perm("broadcasts"), body: (ids) => ({ connectionId: ids.connection, filters: [{ item: "crm_column", condition: "is", value: ids.crmColumn }] }) },
+  "GET /api/broadcasts/:id": { access: perm("broadcasts"), params: id("broadcast") },
+  "PUT /api/broadcasts/:id": { access: perm("broadcasts"), params: id("broadcast"), body: () => ({ name: "Renamed broadcast", delay: "long" }) },
+  "DELETE /api/broadcasts/:id": { access: perm("broadcasts"), params: id("broadcast"), destructive: true },
+  // Starting sends to company A's contacts: the fuzzer leaves it alone.
+  "POST /api/broadcasts/:id/start": { access: perm("broadcasts"), params: id("broadcast"), destructive: true },
+  "POST /api/broadcasts/:id/pause": { access: perm("broadcasts"), params: id("broadcast") },
+  "POST /api/broadcasts/:id/resume": { access: perm("broadcasts"), params: id("broadcast") },
+  "GET /api/broadcasts/:id/recipients": { access: perm("broadcasts"), params: id("broadcast"), query: () => "status=rejected" },
+
+  // --- shipping cycles, templates, opt-in (issue 10) --------------------------------------------
+  "GET /api/shipping-cycles": { access: perm("shipping_cycles", "contacts_shipping_cycles") },
+  "POST /api/shipping-cycles": {
+    access: perm("shipping_cycles"),
+    body: (ids) => ({ name: `Cycle ${crypto.randomUUID().slice(0, 8)}`, active: true, steps: [{ flowId: ids.flow, wait: { value: 2, unit: "day" } }] }),
+  },
+  "GET /api/shipping-cycles/:id": { access: perm("shipping_cycles"), params: id("shippingCycle") },
+  "PUT /api/shipping-cycles/:id": { access: perm("shipping_cycles"), params: id("shippingCycle"), body: (ids) => ({ name: "Renamed cycle", steps: [{ flowId: ids.flow, wait: { value: 1, unit: "month" } }] }) },
+  "DELETE /api/shipping-cycles/:id": { access: perm("shipping_cycles"), params: id("shippingCycle"), destructive: true },
+  "POST /api/shipping-cycles/:id/contacts": { access: perm("shipping_cycles", "contacts_shipping_cycles"), params: id("shippingCycle"), body: (ids) => ({ contactIds: [ids.contact] }) },
+  "DELETE /api/shipping-cycles/:id/contacts/:contactId": {
+    access: perm("shipping_cycles", "contacts_shipping_cycles"),
+    params: { id: "shippingCycle", contactId: "contact" },
+    destructive: true,
+  },
+  "GET /api/contacts/:id/shipping-cycles": { access: perm("contacts_shipping_cycles", "shipping_cycles"), params: id("contact") },
+  "POST /api/contacts/:id/opt-in": { access: perm("contacts"), params: id("contact") },
+  "GET /api/connections/:id/templates": { access: perm("connections", "broadcasts", "flow"), params: id("cloudConnection"), query: () => "status=APPROVED" },
+  "POST /api/connections/:id/templates/sync": { access: perm("connections", "broadcasts"), params: id("cloudConnection") },
+
+  // --- public API /api/v1 and outbound event subscriptions (issue 11) --------------------------
+  "GET /api/v1/openapi.json": { access: pub("the public API's OpenAPI document: its routes and schemas, no data") },
+  "POST /api/v1/messages": {
+    access: keyScope("messages:send"),
+    body: (ids) => ({ type: "text", connectionId: ids.connection, phone: "+5511970004321", text: "Seu pedido foi aprovado" }),
+    multipart: (ids) => {
+      const data = fileForm(pngFile("nota.png"));
+      data.append("connectionId", ids.connection);
+      data.append("phone", "+5511970004321");
+      return data;
+    },
+  },
+  "GET /api/v1/contacts": { access: keyScope("contacts:read"), query: () => "phone=%2B5511970001234" },
+  "GET /api/v1/contacts/:id": { access: keyScope("contacts:read"), params: id("contact") },
+  "POST /api/v1/contacts": { access: keyScope("contacts:write"), body: () => ({ name: "Cliente da API", phone: "+5511970005678" }) },
+  "PATCH /api/v1/contacts/:id": { access: keyScope("contacts:write"), params: id("contact"), body: () => ({ name: "Maria Renamed" }) },
+  "POST /api/v1/contacts/:id/tags": { access: keyScope("contacts:write"), params: id("contact"), body: (ids) => ({ tagIds: [ids.tag] }) },
+  "DELETE /api/v1/contacts/:id/tags/:tagId": { access: keyScope("contacts:write"), params: { id: "contact", tagId: "tag" } },
+  "PUT /api/v1/contacts/:id/fields": { access: keyScope("contacts:write"), params: id("contact"), body: (ids) => ({ fields: { [ids.customField]: "valor" } }) },
+  "POST /api/v1/contacts/:id/flows": { access: keyScope("flows:start"), params: id("contact"), body: (ids) => ({ flowId: ids.flow, connectionId: ids.connection }) },
+  "GET /api/v1/tickets": { access: keyScope("tickets:read"), query: () => "status=all&limit=10" },
+  "GET /api/event-subscriptions": { access: perm("settings_company") },
+  "POST /api/event-subscriptions": { access: perm("settings_company"), body: () => ({ url: "https://hooks.example.test/conversa", events: ["broadcast.finished"] }) },
+  "DELETE /api/event-subscriptions/:id": { access: perm("settings_company"), params: id("eventSubscription"), destructive: true },
+  "GET /api/event-subscriptions/:id/deliveries": { access: perm("settings_company"), params: id("eventSubscription") },
+
+  // --- internal chat (issue 12) -----------------------------------------------------------------
+  "GET /api/internal-chats/members": { access: perm("internal_chats") },
+  "GET /api/internal-chats": { access: perm("internal_chats"), query: () => "limit=20" },
+  "POST /api/internal-chats": { access: perm("internal_chats"), body: (ids) => ({ kind: "group", name: "Fuzz group", memberIds: [ids.member] }) },
+  "GET /api/internal-chats/:id": { access: perm("internal_chats"), params: id("internalChat") },
+  // Only a name: a member list without the owner would make the owner leave the fixture.
+  "PUT /api/internal-chats/:id": { access: perm("internal_chats"), params: id("internalChat"), body: () => ({ name: "Renamed group" }) },
+  "GET /api/internal-chats/:id/messages": { access: perm("internal_chats"), params: id("internalChat"), query: () => "limit=20" },
+  "POST /api/internal-chats/:id/messages": {
+    access: perm("internal_chats"),
+    params: id("internalChat"),
+    body: () => ({ body: "Olá, equipe" }),
+    multipart: () => fileForm(pngFile("grafico.png")),
+  },
+  "POST /api/internal-chats/:id/read": { access: perm("internal_chats"), params: id("internalChat") },
+  "POST /api/internal-chats/:id/typing": { access: perm("internal_chats"), params: id("internalChat"), body: () => ({ state: "typing" }) },
+
+  // --- dashboard (issue 12) -----------------------------------------------------------------------
+  "GET /api/dashboard": { access: perm("dashboard"), query: () => "from=2026-01-01&to=2026-01-31" },
+
+  // --- platform administrators (issue 12): not company-scoped; the id is a placeholder -------------
+  "GET /api/admin/announcements": { access: platformAdmin },
+  "POST /api/admin/announcements": { access: platformAdmin, body: () => ({ title: "Aviso", body: "Manutenção às 22h." }) },
+  "GET /api/admin/announcements/:id": { access: platformAdmin, params: id("contact") },
+  "PUT /api/admin/announcements/:id": { access: platformAdmin, params: id("contact"), body: () => ({ title: "Aviso", body: "Texto" }) },
+  "DELETE /api/admin/announcements/:id": { access: platformAdmin, params: id("contact"), destructive: true },
 };
 
 /**
@@ -376,6 +527,28 @@ export async function buildCompany(): Promise<Company> {
     await call("POST", "/api/companies/active/api-keys", { token: t, body: { name: "Matrix key", scopes: [...API_KEY_SCOPES] } }),
     201,
   );
+  const internalChat = await expectStatus<{ id: string }>(
+    await call("POST", "/api/internal-chats", { token: t, body: { kind: "group", name: "Equipe", memberIds: [teammate.memberId] } }),
+    201,
+  );
+  const broadcast = await expectStatus<{ id: string }>(
+    await call("POST", "/api/broadcasts", { token: t, body: { name: "Matrix broadcast", connectionId: connection.id, flowId: flow.id, delay: "very_short", filters: [] } }),
+    201,
+  );
+  const webhook = await expectStatus<{ id: string; url: string }>(
+    await call("POST", "/api/webhooks", { token: t, body: { name: "Loja", mapping: { phone: "buyer.phone", name: "", email: "" }, actions: [{ type: "add_tag", tagId: tag.id }] } }),
+    201,
+  );
+  // Last, and only for broadcast.finished: the fixtures above emit nothing to it.
+  const eventSubscription = await expectStatus<{ id: string }>(
+    await call("POST", "/api/event-subscriptions", { token: t, body: { url: "https://hooks.example.test/conversa", events: ["broadcast.finished"] } }),
+    201,
+  );
+  const shippingCycle = await expectStatus<{ id: string }>(
+    await call("POST", "/api/shipping-cycles", { token: t, body: { name: "Boas-vindas", steps: [{ flowId: flow.id, wait: { value: 1, unit: "day" } }] } }),
+    201,
+  );
+  await expectStatus(await call("POST", `/api/shipping-cycles/${shippingCycle.id}/contacts`, { token: t, body: { contactIds: [contact.id] } }), 200);
   const ids: Ids = {
     companyId,
     contact: contact.id,
@@ -397,6 +570,12 @@ export async function buildCompany(): Promise<Company> {
     invite: pending.id,
     job: job.id,
     apiKey: apiKey.id,
+    eventSubscription: eventSubscription.id,
+    webhook: webhook.id,
+    webhookToken: new URL(webhook.url).pathname.split("/").pop() ?? "",
+    internalChat: internalChat.id,
+    broadcast: broadcast.id,
+    shippingCycle: shippingCycle.id,
     provider: "whatsapp",
   };
   await settle(companyId);

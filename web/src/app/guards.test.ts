@@ -7,7 +7,7 @@ import { ALL_THREE, ROUTES } from "./route-table";
 import { ROUTE_PERMISSIONS } from "./route-permissions";
 import { COMPANY_PERMISSIONS } from "../../../schema/permissions";
 
-const me: MeAnswer = { id: "u1", name: "Ana", email: "ana@example.com", phone: null, image: null, status: "online", activeCompany: "c1", emailVerified: true };
+const me: MeAnswer = { id: "u1", name: "Ana", email: "ana@example.com", phone: null, image: null, status: "online", activeCompany: "c1", emailVerified: true, platformAdmin: false };
 
 function company(overrides: Partial<CompanyAnswer> = {}): CompanyAnswer {
   return {
@@ -183,7 +183,7 @@ describe("landing page without the dashboard permission", () => {
     const { firstPermittedPath } = await import("./navigation");
     const sources: GuardSources = {
       hasToken: () => true,
-      me: async () => ({ id: "u", name: "U", email: "u@x", phone: null, image: null, status: "online", activeCompany: "c", emailVerified: true }),
+      me: async () => ({ id: "u", name: "U", email: "u@x", phone: null, image: null, status: "online", activeCompany: "c", emailVerified: true, platformAdmin: false }),
       company: async () => {
         throw new Error("not needed");
       },

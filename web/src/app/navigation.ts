@@ -21,6 +21,7 @@ import {
   Webhook,
   Zap,
   Building2,
+  ShieldCheck,
 } from "lucide-react";
 import { permissionFor } from "./route-permissions";
 
@@ -48,6 +49,9 @@ export const NAV_ITEMS: NavItem[] = [
   item("/connections", msg`Connections`, Cable),
   item("/settings", msg`Settings`, Settings),
 ];
+
+/** Shown only to platform administrators (`platformAdmin` of GET /api/me; issue 12). */
+export const ADMIN_NAV_ITEM: NavItem = { to: "/admin/announcements", label: msg`Admin`, icon: ShieldCheck };
 
 /** Shown only when franchise mode is on (spec §1). */
 export const FRANCHISE_NAV_ITEM: NavItem = item("/franchise", msg`Franchise`, Building2);

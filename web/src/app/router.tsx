@@ -37,19 +37,19 @@ export const SCREENS: Record<ScreenKey, LazyRoute> = {
   chats: screen(() => import("@/features/chats/components/chats-page"), (m) => m.ChatsPage),
   contacts: screen(() => import("@/features/contacts/components/contacts-page"), (m) => m.ContactsPage),
   crm: screen(() => import("@/features/crm/components/crm-page"), (m) => m.CrmPage),
-  internalChats: placeholder("internalChats"),
+  internalChats: screen(() => import("@/features/internal-chats/components/internal-chats-page"), (m) => m.InternalChatsPage),
   keywords: screen(() => import("@/features/keywords/components/keywords-page"), (m) => m.KeywordsPage),
   quickMessages: screen(() => import("@/features/quick-messages/components/quick-messages-page"), (m) => m.QuickMessagesPage),
   connections: screen(() => import("@/features/connections/components/connections-page"), (m) => m.ConnectionsPage),
   flowBuilder: screen(() => import("@/features/flows/components/editor/flow-editor-page"), (m) => m.FlowEditorPage),
   shareFlow: screen(() => import("@/features/flows/components/share-flow-page"), (m) => m.ShareFlowPage),
   folders: screen(() => import("@/features/flows/components/folders-page"), (m) => m.FoldersPage),
-  shippingCycles: placeholder("shippingCycles"),
-  shippingCycle: placeholder("shippingCycle"),
-  webhooks: placeholder("webhooks"),
-  webhook: placeholder("webhook"),
-  broadcasts: placeholder("broadcasts", false),
-  broadcastHistory: placeholder("broadcastHistory", false),
+  shippingCycles: screen(() => import("@/features/shipping-cycles/components/shipping-cycles-page"), (m) => m.ShippingCyclesPage),
+  shippingCycle: screen(() => import("@/features/shipping-cycles/components/shipping-cycle-page"), (m) => m.ShippingCyclePage),
+  webhooks: screen(() => import("@/features/webhooks/components/webhooks-page"), (m) => m.WebhooksPage),
+  webhook: screen(() => import("@/features/webhooks/components/webhook-page"), (m) => m.WebhookPage),
+  broadcasts: screen(() => import("@/features/broadcasts/components/broadcasts-page"), (m) => m.BroadcastsPage),
+  broadcastHistory: screen(() => import("@/features/broadcasts/components/broadcasts-page"), (m) => m.BroadcastHistoryPage),
   customFields: screen(() => import("@/features/registers/components/custom-fields-page"), (m) => m.CustomFieldsPage),
   tags: screen(() => import("@/features/registers/components/tags-page"), (m) => m.TagsPage),
   settingsCompany: screen(() => import("@/features/settings/components/company-page"), (m) => m.CompanySettingsPage),
@@ -106,6 +106,21 @@ export function buildRoutes(): RouteObject[] {
   // The sandbox simulator of DESIGN.md "Channels": a phone page outside the spec's table (no
   // login, no guards, no app layout); it authenticates with its own device token.
   children.push({ path: "/sandbox/phone", lazy: screen(() => import("@/features/sandbox-phone/components/sandbox-phone-page"), (m) => m.SandboxPhonePage) });
+  // The public API's reference (issue 11): public like the OpenAPI document it renders, no app layout.
+  children.push({ path: "/docs/api", lazy: screen(() => import("@/features/api-docs/components/api-docs-page"), (m) => m.ApiDocsPage) });
+  // The Admin area of platform administrators (DESIGN.md "Platform administration"; issue 12),
+  // outside the spec's table: in the app shell, signed-in only; the screen itself and the API
+  // refuse anyone who is not a platform administrator. Later issues add plans and franchises here.
+  children.push({
+    lazy: LAYOUTS.default,
+    children: [
+      {
+        path: "/admin/announcements",
+        loader: guardLoader("/admin/announcements", ["is-auth"]),
+        lazy: screen(() => import("@/features/admin/components/admin-announcements-page"), (m) => m.AdminAnnouncementsPage),
+      },
+    ],
+  });
   children.push({ path: "*", element: <NotFoundPage /> });
   return [
     {

@@ -26,6 +26,7 @@ export const meAnswer: z.ZodType<MeAnswer> = z.object({
   status: z.enum(["online", "offline"]),
   activeCompany: z.string().nullable(),
   emailVerified: z.boolean(),
+  platformAdmin: z.boolean().default(false),
 });
 
 /** GET /api/me/permissions → permission names. */
@@ -48,6 +49,7 @@ export const companyAnswer: z.ZodType<CompanyAnswer> = z.object({
   disconnected: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), neverPaired: z.literal(true).optional() })),
   activated: z.boolean(),
   subscriptionValid: z.boolean(),
+  optOutWords: z.array(z.string()).nullable().optional(),
 });
 
 /** One entry of GET /api/companies. */

@@ -189,6 +189,7 @@ export const ticketAnswer: z.ZodType<TicketAnswer> = z.object({
   createdAt: z.number(),
   closedAt: z.number().nullable(),
   referral: referralAnswer,
+  outsideHoursAt: z.number().nullable().catch(null),
 });
 
 /** GET /api/tickets → one page of the chat list, newest activity first. */

@@ -158,6 +158,31 @@ const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
   share_inactive: msg`This flow is no longer shared.`,
   clone_inactive: msg`The owner does not allow cloning this flow.`,
   company_not_allowed: msg`Your company is not among the companies allowed to clone this flow.`,
+  // Broadcasts and shipping cycles (schema/validation/broadcasts.ts, shipping-cycles.ts)
+  invalid_flow: msg`Choose a published flow.`,
+  invalid_scheduled_date: msg`Choose a date and time from now on.`,
+  invalid_delay: msg`Choose one of the delays.`,
+  invalid_condition: msg`This condition does not fit what the filter looks at.`,
+  invalid_value: msg`Enter a valid value for this filter.`,
+  invalid_template: msg`Choose an approved template of this connection.`,
+  not_integer: msg`Enter a whole number.`,
+  too_small: msg`Enter 0 or more.`,
+  wait_too_large: msg`Wait at most 100,000 of the unit.`,
+  // Dashboard and announcements (schema/validation/dashboard.ts, announcements.ts; issue 12)
+  after_to: msg`The start date must not be after the end date.`,
+  range_too_long: msg`Choose at most 366 days.`,
+  invalid_slug: msg`Use lower-case letters, digits, - and _ only.`,
+  invalid_url: msg`Enter a link starting with http:// or https://.`,
+  before_start: msg`The end must be after the start.`,
+  // Event webhooks and the public API's media URLs (schema/validation/event-subscriptions.ts, v1.ts; issue 11)
+  https_required: msg`Use an https:// address.`,
+  not_http: msg`Use an http:// or https:// address.`,
+  private_address: msg`Private, loopback and link-local addresses are not allowed.`,
+  local_name: msg`Use a public host name, not a local one.`,
+  credentials: msg`Remove the user name and password from the address.`,
+  events_required: msg`Choose at least one event.`,
+  invalid_event: msg`This event does not exist.`,
+  duplicate_event: msg`Each event may be chosen once.`,
 };
 
 /** The message under a field for a field code (client zod issue or server `fields` entry). */

@@ -34,6 +34,9 @@ export const actionExecutor: Executor<"action"> = {
         case "custom_event":
           if (action.name) run.emit({ type: "custom_event", nodeId: node.id, name: action.name });
           break;
+        case "add_to_cycle":
+          if (action.cycleId) run.emit({ type: "add_to_cycle", nodeId: node.id, cycleId: action.cycleId });
+          break;
       }
     }
     return next(HANDLES.next);

@@ -27,7 +27,7 @@ import { InvitesMenu } from "@/features/invites/components/invites-menu";
 import { NotificationsMenu } from "@/features/notifications/components/notifications-menu";
 import { ThemeToggle } from "@/features/preferences/components/theme-toggle";
 import { LanguageSwitch } from "@/features/preferences/components/language-switch";
-import { FRANCHISE_NAV_ITEM, NAV_ITEMS, visibleNavItems } from "../navigation";
+import { ADMIN_NAV_ITEM, FRANCHISE_NAV_ITEM, NAV_ITEMS, visibleNavItems } from "../navigation";
 
 function Brand() {
   const settings = useQuery(runtimeSettingsQuery());
@@ -45,6 +45,7 @@ function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const { t, i18n } = useLingui();
   const permissions = usePermissions();
   const settings = useQuery(runtimeSettingsQuery());
+  const me = useMe();
   if (permissions.isPending) {
     return (
       <div className="grid gap-2 px-2" aria-busy>
@@ -56,6 +57,7 @@ function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   }
   const items = visibleNavItems(NAV_ITEMS, permissions.data ?? new Set());
   if (settings.data?.franchiseMode) items.push(FRANCHISE_NAV_ITEM);
+  if (me.data?.platformAdmin) items.push(ADMIN_NAV_ITEM);
   return (
     <nav aria-label={t`Main navigation`} className="grid gap-0.5">
       {items.map((entry) => (

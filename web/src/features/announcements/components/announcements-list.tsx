@@ -5,10 +5,11 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { notifyError } from "@/lib/notify";
 import { announcementKeys, announcementsQuery, markAnnouncementSeen } from "../api/announcements-api";
+import { AnnouncementBody } from "./announcement-body";
 
 /**
- * Unseen announcements for a screen `code` (GET /api/me/announcements?code=...), each dismissible
- * (POST /api/me/announcements/seen). A failed read shows nothing (spec §8 "list reads mostly
+ * Unseen announcements for a screen `code` (GET /api/me/announcements?code=...), each marked seen
+ * with its button (POST /api/me/announcements/seen); links in the body are links, never HTML. A failed read shows nothing (spec §8 "list reads mostly
  * swallow errors").
  */
 export function AnnouncementsList({ code }: { code: string }) {
@@ -17,18 +18,18 @@ export function AnnouncementsList({ code }: { code: string }) {
   const announcements = useQuery(announcementsQuery(code));
   const dismiss = useMutation({
     mutationFn: markAnnouncementSeen,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: announcementKeys.byCode(code) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: announcementKeys.all }),
     onError: (error) => notifyError(error),
   });
   if (!announcements.data?.length) return null;
   return (
     <section aria-label={t`Announcements`} className="grid gap-2">
       {announcements.data.map((item) => (
-        <Alert key={item.id}>
+        <Alert key={item.id} data-testid="dashboard-announcement">
           <Megaphone className="text-primary" />
           <div className="min-w-0 flex-1">
             <p className="font-medium">{item.title}</p>
-            <p className="text-muted-foreground">{item.body}</p>
+            <AnnouncementBody text={item.body} className="text-muted-foreground" />
             {item.url ? (
               <a href={item.url} target="_blank" rel="noreferrer noopener" className="mt-1 inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline">
                 {t`Learn more`}
@@ -42,7 +43,9 @@ export function AnnouncementsList({ code }: { code: string }) {
             className="-my-1 size-7"
             onClick={() => dismiss.mutate(item.id)}
             disabled={dismiss.isPending}
-            aria-label={t`Dismiss announcement`}
+            aria-label={t`Mark as seen`}
+            title={t`Mark as seen`}
+            data-testid="announcement-seen"
           >
             <X />
           </Button>

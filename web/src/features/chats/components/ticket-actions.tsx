@@ -18,7 +18,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { notifyError } from "@/lib/notify";
 import { cn } from "@/lib/utils";
 import type { TicketAnswer } from "../../../../../schema/realtime";
-import { ticketAction, transferMembersQuery, transferTicket } from "../api/chats-api";
+import { chatKeys, ticketAction, transferMembersQuery, transferTicket } from "../api/chats-api";
+import { useHubEvents } from "@/lib/realtime";
 import { applyTicket } from "../hooks/use-live-tickets";
 import { learnMemberId } from "../hooks/use-viewer";
 import type { TicketViewer } from "../lib/ticket-list";
@@ -34,6 +35,10 @@ function MemberPicker({ ticket, viewer, open, onOpenChange, onGone }: ActionsPro
   const [search, setSearch] = useState("");
   const [chosen, setChosen] = useState<string | null>(null);
   const members = useQuery({ ...transferMembersQuery(showAll && viewer.canManageMembers), enabled: open });
+  // Online dots follow the team live: a member's toggle (hub `presence`) refetches the picker (issue 12).
+  useHubEvents((event) => {
+    if (event.type === "presence") void queryClient.invalidateQueries({ queryKey: chatKeys.members() });
+  });
   const list = useMemo(() => {
     const needle = search.trim().toLowerCase();
     return (members.data ?? []).filter((m) => m.id !== ticket.assignedMemberId && (!needle || m.name.toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle)));

@@ -8,7 +8,7 @@ import { memo, useEffect, useMemo, useRef } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
 import { countText } from "@/lib/counts";
-import { ListFilter, MessagesSquare, Search, Users } from "lucide-react";
+import { ListFilter, MessagesSquare, MoonStar, Search, Users } from "lucide-react";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
@@ -74,6 +74,13 @@ const TicketItem = memo(function TicketItem({ ticket, selected, time, onSelect }
           <span className="mt-0.5 flex items-center gap-2">
             <span className={cn("min-w-0 flex-1 truncate text-xs", unread > 0 ? "text-foreground" : "text-muted-foreground")}>{ticket.lastMessagePreview || "\u00a0"}</span>
             {ticket.status !== "open" ? <StatusBadge status={ticket.status} /> : null}
+            {ticket.outsideHoursAt !== null ? (
+              // Arrived outside operating hours (issue 12).
+              <span data-testid="outside-hours-badge" title={t`Arrived outside operating hours`} className="flex shrink-0 items-center gap-0.5 rounded-full border px-1.5 py-px text-[10px] text-muted-foreground">
+                <MoonStar className="size-3" aria-hidden />
+                {t`Outside hours`}
+              </span>
+            ) : null}
             {unread > 0 ? (
               <span className="flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold text-primary-foreground" aria-hidden>
                 {unread > 99 ? "99+" : unread}

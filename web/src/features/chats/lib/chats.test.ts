@@ -20,6 +20,7 @@ function ticket(id: string, over: Partial<TicketAnswer> = {}): TicketAnswer {
     createdAt: 1,
     closedAt: null,
     referral: null,
+    outsideHoursAt: null,
     ...over,
   };
 }

@@ -9,7 +9,7 @@ import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/session";
 import { isApiError } from "@/lib/api";
 import { contactAnswer, contactBulkAnswer, contactDetailAnswer, contactPage, flowRunList, importUploadAnswer, jobAnswer, messagePage } from "@/lib/answers";
-import type { ContactAnswer, ContactBulkAnswer, ImportUploadAnswer, JobAnswer } from "../../../../../schema/api-types";
+import type { ContactAnswer, ContactBulkAnswer, ContactPage, ImportUploadAnswer, JobAnswer } from "../../../../../schema/api-types";
 import type { ContactFilter } from "../../../../../schema/validation/contacts";
 import { listQueryParams } from "../lib/contact-filter";
 import type { ColumnMapping } from "../lib/import-mapping";
@@ -105,6 +105,28 @@ export type BulkAction = { action: "delete" } | { action: "tag" | "untag"; tagId
 /** POST /api/contacts/bulk once → {affected, done}. */
 export function bulkOnce(target: BulkTarget, action: BulkAction): Promise<ContactBulkAnswer> {
   return api.call("POST", "/contacts/bulk", contactBulkAnswer, { body: { ...target, ...action } });
+}
+
+/** Contacts per page when the ids of every contact matching a filter are read (the list's maximum). */
+const ID_PAGE_SIZE = 100;
+
+/**
+ * The ids of a bulk target, one page at a time: the chosen ids as they are, or every contact
+ * matching the filter read through GET /api/contacts by keyset (for actions that take ids, such as
+ * adding contacts to a shipping cycle).
+ */
+export async function* contactIdPages(target: BulkTarget): AsyncGenerator<string[]> {
+  if ("ids" in target) {
+    yield target.ids;
+    return;
+  }
+  let cursor: string | null = null;
+  for (let call = 0; call < MAX_BULK_CALLS * 10; call++) {
+    const page: ContactPage = await api.call("GET", "/contacts", contactPage, { query: listQueryParams(target.filter, cursor, ID_PAGE_SIZE) });
+    yield page.results.map((contact) => contact.id);
+    cursor = page.cursor;
+    if (!cursor) return;
+  }
 }
 
 /** Most calls one bulk action makes (a delete by filter removes up to 1,000 contacts per call). */

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { countText } from "@/lib/counts";
-import { Tag, Tags, Trash2, X } from "lucide-react";
+import { Repeat, Tag, Tags, Trash2, X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -10,13 +10,16 @@ import { MultiSelect } from "@/components/ui/multi-select";
 import { Spinner } from "@/components/ui/spinner";
 import { notifyError } from "@/lib/notify";
 import type { TagAnswer } from "../../../../../schema/api-types";
-import type { BulkTarget } from "../api/contacts-api";
+import { usePermissions } from "@/features/session/hooks/use-session";
+import { AddToCycleDialog } from "@/features/shipping-cycles/components/add-to-cycle-dialog";
+import { contactIdPages, type BulkTarget } from "../api/contacts-api";
 import { useBulkAction } from "../hooks/use-contacts";
 
 /**
  * The bar shown while contacts are selected (issue 4 "bulk selection"): add tags, remove tags,
- * delete (after confirmation), clear the selection. `count` is how many are selected (a lower
- * bound when `capped`); `target` is the chosen ids or, for "all matching", the list's filter.
+ * add to a shipping cycle (issue 10), delete (after confirmation), clear the selection. `count`
+ * is how many are selected (a lower bound when `capped`); `target` is the chosen ids or, for "all
+ * matching", the list's filter.
  */
 export function BulkActions({
   count,
@@ -38,6 +41,9 @@ export function BulkActions({
   const [tagging, setTagging] = useState<"tag" | "untag" | null>(null);
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [deleting, setDeleting] = useState(false);
+  const [enrolling, setEnrolling] = useState(false);
+  const permissions = usePermissions();
+  const canEnrol = permissions.data?.has("contacts_shipping_cycles") === true || permissions.data?.has("shipping_cycles") === true;
   const shown = `${i18n.number(count)}${capped ? "+" : ""}`;
   const tagOptions = tags.map((tag) => ({ value: tag.id, label: tag.name, color: tag.color }));
 
@@ -72,6 +78,12 @@ export function BulkActions({
             {t`Remove tags`}
           </Button>
         </>
+      ) : null}
+      {canEnrol ? (
+        <Button variant="outline" size="sm" onClick={() => setEnrolling(true)}>
+          <Repeat />
+          {t`Add to shipping cycle`}
+        </Button>
       ) : null}
       <Button variant="outline" size="sm" className="text-destructive hover:text-destructive" onClick={() => setDeleting(true)}>
         <Trash2 />
@@ -110,6 +122,7 @@ export function BulkActions({
           </DialogFooter>
         </DialogContent>
       </Dialog>
+      {canEnrol ? <AddToCycleDialog open={enrolling} onOpenChange={setEnrolling} count={count} pages={() => contactIdPages(target)} onDone={onDone} /> : null}
       <ConfirmDialog
         open={deleting}
         onOpenChange={setDeleting}

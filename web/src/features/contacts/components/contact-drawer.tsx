@@ -1,8 +1,9 @@
 /**
  * The contact's page, as a slide-over over the list (/contacts?contact=<id>, so it can be linked):
  * details, tags, every field's value (built-ins and formulas computed by the worker), the contact's
- * tickets (each opening the chat centre at /chats?ticket=<id>), its flow runs (stoppable) and the
- * conversation history of the chosen ticket. Edit and delete from here.
+ * tickets (each opening the chat centre at /chats?ticket=<id>), its flow runs (stoppable), its
+ * shipping cycles (issue 10: current step, next run, remove) and the conversation history of the
+ * chosen ticket. Edit and delete from here.
  */
 import { useState, type ReactNode } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
@@ -32,6 +33,7 @@ import type { MessageAnswer } from "../../../../../schema/realtime";
 import { ticketMessagesQuery } from "../api/contacts-api";
 import { useContact, useDeleteContact } from "../hooks/use-contacts";
 import { ContactRuns } from "./contact-runs";
+import { ContactEnrolments } from "@/features/shipping-cycles/components/contact-enrolments";
 import { formatPhone } from "@/lib/phone";
 import { ReferralCard } from "@/components/referral-card";
 
@@ -123,6 +125,8 @@ function ContactDetails({ contact, format, onEdit, onDeleted }: { contact: Conta
   const { t, i18n } = useLingui();
   const permissions = usePermissions();
   const canSeeChats = permissions.data?.has("tickets") === true;
+  const canOpenCycles = permissions.data?.has("shipping_cycles") === true;
+  const canSeeCycles = canOpenCycles || permissions.data?.has("contacts_shipping_cycles") === true;
   const remove = useDeleteContact();
   const [confirming, setConfirming] = useState(false);
   const [ticketId, setTicketId] = useState<string | null>(contact.tickets[0]?.id ?? null);
@@ -237,6 +241,11 @@ function ContactDetails({ contact, format, onEdit, onDeleted }: { contact: Conta
       <Section title={t`Flows`}>
         <ContactRuns contactId={contact.id} format={format} />
       </Section>
+      {canSeeCycles ? (
+        <Section title={t`Shipping cycles`}>
+          <ContactEnrolments contactId={contact.id} canOpenCycles={canOpenCycles} />
+        </Section>
+      ) : null}
       {canSeeChats && ticketId ? (
         <Section title={t`Conversation history`}>
           <ConversationHistory ticketId={ticketId} format={format} />

@@ -3,6 +3,7 @@
  * publishing, media, stats and sharing. Answers are parsed at the edge (lib/answers.ts).
  */
 import { queryOptions } from "@tanstack/react-query";
+import { z } from "zod";
 import { api } from "@/lib/session";
 import {
   flowMediaAnswer,
@@ -36,6 +37,7 @@ export const flowKeys = {
   shared: (id: string) => [...flowKeys.all, "shared", id] as const,
   fields: () => [...flowKeys.all, "fields"] as const,
   members: () => [...flowKeys.all, "members"] as const,
+  cycles: () => [...flowKeys.all, "shipping-cycles"] as const,
 };
 
 /** GET /api/folders?parentId= → the folders of one level (null: the root). */
@@ -83,6 +85,13 @@ export const flowFieldsQuery = () =>
 /** GET /api/companies/members/active → members a notification block can alert (the online ones, readable by every member). */
 export const flowMembersQuery = () =>
   queryOptions({ queryKey: flowKeys.members(), queryFn: ({ signal }) => api.call("GET", "/companies/members/active", memberList, { signal }), staleTime: 60_000, retry: false });
+
+/** One shipping cycle as the action block's "add to shipping cycle" picks it. */
+const cycleChoices = z.array(z.object({ id: z.string(), name: z.string(), active: z.boolean() }));
+
+/** GET /api/shipping-cycles → the cycles an action block can add the contact to (issue 10). */
+export const flowCyclesQuery = () =>
+  queryOptions({ queryKey: flowKeys.cycles(), queryFn: ({ signal }) => api.call("GET", "/shipping-cycles", cycleChoices, { signal }), staleTime: 60_000, retry: false });
 
 /** POST /api/folders → the new folder. */
 export function createFolder(name: string, parentId: string | null): Promise<FolderAnswer> {

@@ -136,6 +136,7 @@ const DETAIL_LABELS: Record<string, MessageDescriptor> = {
   missing_value: msg`Write the value.`,
   missing_path: msg`Write the answer's path.`,
   missing_phone: msg`Write the phone.`,
+  missing_cycle: msg`Choose a shipping cycle.`,
 };
 
 const CODE_LABELS: Record<string, MessageDescriptor> = {
@@ -168,6 +169,7 @@ export const ACTION_KIND_LABELS: Record<FlowAction["kind"], MessageDescriptor> =
   transfer_ticket: msg`Transfer ticket`,
   close_ticket: msg`Close ticket`,
   custom_event: msg`Record custom event`,
+  add_to_cycle: msg`Add to shipping cycle`,
 };
 
 /** The kinds of test of a condition block. */

@@ -5,6 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { notifySuccess } from "@/lib/notify";
+import { useHubEvents } from "@/lib/realtime";
 import { sessionKeys } from "@/features/session/api/session-api";
 import {
   cancelInvite,
@@ -16,8 +17,12 @@ import {
   updateMemberRoles,
 } from "../api/team-api";
 
-/** The company's members. */
+/** The company's members; their online status follows the hub's `presence` events live (issue 12). */
 export function useMembers() {
+  const queryClient = useQueryClient();
+  useHubEvents((event) => {
+    if (event.type === "presence") void queryClient.invalidateQueries({ queryKey: teamKeys.members() });
+  });
   return useQuery(membersQuery());
 }
 

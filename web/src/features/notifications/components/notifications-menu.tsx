@@ -17,23 +17,38 @@ import { TOAST_DURATION_MS } from "@/lib/notify";
 import { cn } from "@/lib/utils";
 import { usePermissions } from "@/features/session/hooks/use-session";
 import { useFlowNotifications } from "../hooks/use-notifications";
-import { badgeText, notificationTarget, unreadCount, type FlowNotification } from "../lib/notification-list";
+import { useWaitingTicketAlerts } from "../hooks/use-waiting-tickets";
+import { AnnouncementsBellSection, useBellAnnouncements } from "@/features/announcements/components/announcements-bell-section";
+import { badgeText, notificationTarget, unreadCount, type FlowNotification, type FlowNotificationBody } from "../lib/notification-list";
+
+/** The text of a notification: a flow's own message, or a webhook's burst in the member's language. */
+function useNotificationText(): (notification: FlowNotificationBody) => string {
+  const { t } = useLingui();
+  const webhookSpamText = (webhookName: string, limit: number) => t`The webhook ${webhookName} received more than ${limit} requests in a minute and was switched to test mode.`;
+  return (notification) =>
+    "kind" in notification && notification.kind === "internal_mention"
+      ? t`${notification.from} mentioned you: ${notification.text}`
+      : "kind" in notification
+      ? webhookSpamText(notification.webhookName, notification.limit)
+      : notification.text;
+}
 
 function NotificationItem({ notification, fresh, permissions, onOpen }: { notification: FlowNotification; fresh: boolean; permissions: ReadonlySet<string>; onOpen: () => void }) {
   const { t, i18n } = useLingui();
   const target = notificationTarget(notification, permissions);
+  const textOf = useNotificationText();
   return (
     <li className={cn("grid gap-1 rounded-md border p-2.5", fresh && "border-primary/50 bg-primary/5")} data-testid="notification-item">
       <div className="flex items-start gap-2">
         {fresh ? <span className="mt-1.5 size-2 shrink-0 rounded-full bg-primary" aria-hidden /> : null}
-        <p className="min-w-0 flex-1 text-sm break-words whitespace-pre-wrap">{notification.text}</p>
+        <p className="min-w-0 flex-1 text-sm break-words whitespace-pre-wrap">{textOf(notification)}</p>
       </div>
       <div className="flex items-center gap-2 text-xs text-muted-foreground">
         <time dateTime={new Date(notification.at).toISOString()}>{formatRelative(notification.at, Date.now(), i18n.locale)}</time>
         {fresh ? <span className="sr-only">{t`New`}</span> : null}
         {target ? (
           <Link to={target.to} onClick={onOpen} className="ml-auto font-medium text-foreground underline-offset-4 outline-none hover:underline focus-visible:underline">
-            {target.kind === "ticket" ? t`Open conversation` : t`Open contact`}
+            {target.kind === "ticket" ? t`Open conversation` : target.kind === "webhook" ? t`Open webhook` : target.kind === "internal_chat" ? t`Open chat` : t`Open contact`}
           </Link>
         ) : null}
       </div>
@@ -49,15 +64,19 @@ export function NotificationsMenu() {
   const granted = permissions.data ?? new Set<string>();
   const [open, setOpen] = useState(false);
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  const textOf = useNotificationText();
   const { list, markRead, clear } = useFlowNotifications((notification) => {
     const target = notificationTarget(notification, permissions.data ?? new Set());
-    toast.info(notification.text, {
+    toast.info(textOf(notification), {
       id: `notification-${notification.id}`,
       duration: TOAST_DURATION_MS,
-      action: target ? { label: target.kind === "ticket" ? t`Open conversation` : t`Open contact`, onClick: () => void navigate(target.to) } : undefined,
+      action: target ? { label: target.kind === "ticket" ? t`Open conversation` : target.kind === "webhook" ? t`Open webhook` : target.kind === "internal_chat" ? t`Open chat` : t`Open contact`, onClick: () => void navigate(target.to) } : undefined,
     });
   });
-  const count = unreadCount(list);
+  // Conversations waiting (online members only) and unseen announcements (issue 12).
+  useWaitingTicketAlerts();
+  const announcements = useBellAnnouncements();
+  const count = unreadCount(list) + (announcements.data?.length ?? 0);
   const label = count > 0 ? countText(i18n, "notificationsUnread", count) : t`Notifications`;
 
   const onOpenChange = (next: boolean) => {
@@ -89,6 +108,7 @@ export function NotificationsMenu() {
             </Button>
           ) : null}
         </div>
+        <AnnouncementsBellSection />
         {list.items.length ? (
           <ul className="grid max-h-[60vh] gap-2 overflow-y-auto" aria-label={t`Recent notifications`}>
             {list.items.map((notification) => (

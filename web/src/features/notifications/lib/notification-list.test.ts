@@ -60,6 +60,12 @@ describe("flow notifications", () => {
     expect(notificationTarget(note("a"), new Set())).toBeNull();
   });
 
+  it("leads a webhook's spam alert to the webhook, for members who manage webhooks", () => {
+    const spam = { id: "s1", kind: "webhook_spam", webhookId: "w 1", webhookName: "Loja", limit: 60 } as const;
+    expect(notificationTarget(spam, new Set(["webhooks"]))).toEqual({ kind: "webhook", to: "/webhook/w%201" });
+    expect(notificationTarget(spam, new Set(["tickets", "contacts"]))).toBeNull();
+  });
+
   it("shows the count as a badge", () => {
     expect(badgeText(3)).toBe("3");
     expect(badgeText(10)).toBe("9+");

@@ -46,10 +46,13 @@ export function unreadCount(list: NotificationList): number {
 }
 
 /** Where a notification leads: the conversation when there is a ticket, else the contact, if the member may open it. */
-export function notificationTarget(
-  notification: Pick<FlowNotificationBody, "ticketId" | "contactId">,
-  permissions: ReadonlySet<string>,
-): { kind: "ticket" | "contact"; to: string } | null {
+export function notificationTarget(notification: FlowNotificationBody, permissions: ReadonlySet<string>): { kind: "ticket" | "contact" | "webhook" | "internal_chat"; to: string } | null {
+  // An @mention in the internal chat (issue 12) leads to that conversation.
+  if ("kind" in notification && notification.kind === "internal_mention") {
+    return permissions.has("internal_chats") ? { kind: "internal_chat", to: `/internal-chats?chat=${encodeURIComponent(notification.chatId)}` } : null;
+  }
+  // A webhook switched to test mode by a burst (issue 11) leads to that webhook.
+  if ("kind" in notification) return permissions.has("webhooks") ? { kind: "webhook", to: `/webhook/${encodeURIComponent(notification.webhookId)}` } : null;
   if (notification.ticketId && permissions.has("tickets")) return { kind: "ticket", to: `/chats?ticket=${encodeURIComponent(notification.ticketId)}` };
   if (permissions.has("contacts")) return { kind: "contact", to: `/contacts?contact=${encodeURIComponent(notification.contactId)}` };
   return null;

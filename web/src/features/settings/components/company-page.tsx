@@ -18,6 +18,7 @@ import { isApiError } from "@/lib/api";
 import { LOCALE_NAMES, LOCALES } from "@/lib/i18n";
 import { useActiveCompany } from "@/features/companies/hooks/use-companies";
 import type { CompanyAnswer } from "../../../../../schema/api-types";
+import { DEFAULT_OPT_OUT_WORDS } from "../../../../../schema/validation/company";
 import { buildCompanyForm, companyDefaults, companyFormSchema, type CompanyValues } from "../lib/company-form";
 import type { ImageChange } from "../lib/form-fields";
 import { PAYMENT_STATUS_LABELS, PLAN_LABELS } from "../lib/labels";
@@ -60,7 +61,7 @@ function SubscriptionSummary({ company }: { company: CompanyAnswer }) {
   );
 }
 
-const FORM_FIELDS = ["name", "timezone", "language", "showAttendantName", "whatsappNumber"] as const;
+const FORM_FIELDS = ["name", "timezone", "language", "showAttendantName", "whatsappNumber", "optOutWords"] as const;
 
 function CompanyForm({ company }: { company: CompanyAnswer }) {
   const { t, i18n } = useLingui();
@@ -70,6 +71,7 @@ function CompanyForm({ company }: { company: CompanyAnswer }) {
   const form = useForm<CompanyValues>({ resolver: zodResolver(companyFormSchema), defaultValues: companyDefaults(company) });
   const { errors, isDirty } = form.formState;
   const zones = useMemo(() => timeZoneOptions(company.timezone, new Date(), i18n.locale), [company.timezone, i18n.locale]);
+  const defaultStopWords = DEFAULT_OPT_OUT_WORDS.join(", ");
 
   const onSubmit = form.handleSubmit(async (values) => {
     setImageError(undefined);
@@ -140,6 +142,13 @@ function CompanyForm({ company }: { company: CompanyAnswer }) {
               </NativeSelect>
             </FormField>
           </div>
+          <FormField
+            label={t`Opt-out words`}
+            error={errors.optOutWords?.message}
+            hint={t`A customer who sends one of these words (case and accents ignored) stops receiving broadcasts and leaves every shipping cycle. Separate them with commas; leave blank for the defaults: ${defaultStopWords}.`}
+          >
+            <Input placeholder={defaultStopWords} maxLength={2000} {...form.register("optOutWords")} />
+          </FormField>
           <Controller
             control={form.control}
             name="showAttendantName"

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
-import { Ban, Building2, Copy, KeyRound, Plus, TriangleAlert } from "lucide-react";
+import { Ban, BookOpen, Building2, Copy, KeyRound, Plus, TriangleAlert } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -33,6 +33,7 @@ import {
 } from "../../../../../schema/validation/api-keys";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "../hooks/use-settings";
 import { formatDateTime } from "@/lib/dates";
+import { EventSubscriptionsCard } from "./event-subscriptions-card";
 
 /** Copies `text` to the clipboard with the spec's 'Copied to clipboard.' toast. */
 async function copyText(text: string): Promise<void> {
@@ -297,6 +298,15 @@ function DocumentationCard() {
       </CardHeader>
       <CardContent className="grid gap-5 text-sm">
         <div className="grid gap-2">
+          <p className="text-muted-foreground">{t`The versioned public API (/api/v1) is described route by route, with every field, in its reference.`}</p>
+          <Button asChild variant="outline" className="justify-self-start">
+            <a href="/docs/api" target="_blank" rel="noopener">
+              <BookOpen />
+              {t`API documentation`}
+            </a>
+          </Button>
+        </div>
+        <div className="grid gap-2">
           <h3 className="font-medium">{t`Base URL`}</h3>
           <p className="text-muted-foreground">{t`Every path of the API starts here.`}</p>
           <CodeBlock code={base} copyLabel={t`Copy the base URL`} />
@@ -372,6 +382,7 @@ export function IntegrationSettingsPage() {
         <>
           <ApiKeysCard />
           <DocumentationCard />
+          <EventSubscriptionsCard />
         </>
       )}
     </section>

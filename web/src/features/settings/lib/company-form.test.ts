@@ -37,6 +37,12 @@ describe("PUT /api/companies/active body (spec §5)", () => {
     expect(buildCompanyForm(values, { kind: "remove" }).get("image")).toBe("null");
   });
 
+  it("sends the stop words when the form holds them, blank meaning the defaults (issue 10)", () => {
+    expect(buildCompanyForm({ ...values, optOutWords: " Cancelar, Não quero " }, { kind: "keep" }).get("optOutWords")).toBe("Cancelar, Não quero");
+    expect(buildCompanyForm({ ...values, optOutWords: "" }, { kind: "keep" }).get("optOutWords")).toBe("");
+    expect(buildCompanyForm(values, { kind: "keep" }).has("optOutWords")).toBe(false);
+  });
+
   it("sends the WhatsApp number only when filled", () => {
     expect(buildCompanyForm({ ...values, whatsappNumber: " +55 11 91234-5678 " }, { kind: "keep" }).get("whatsappNumber")).toBe("+55 11 91234-5678");
     expect(buildCompanyForm(values, { kind: "keep" }).has("whatsappNumber")).toBe(false);
@@ -70,6 +76,7 @@ describe("company form validation", () => {
       activated: true,
       subscriptionValid: true,
     };
-    expect(companyDefaults(company)).toEqual({ name: "Acme", timezone: "Europe/Lisbon", language: "pt-BR", showAttendantName: true, whatsappNumber: "" });
+    expect(companyDefaults(company)).toEqual({ name: "Acme", timezone: "Europe/Lisbon", language: "pt-BR", showAttendantName: true, whatsappNumber: "", optOutWords: "" });
+    expect(companyDefaults({ ...company, optOutWords: ["Cancelar", "Não quero"] }).optOutWords).toBe("Cancelar, Não quero");
   });
 });

@@ -16,6 +16,8 @@ export const companyFormSchema = z.object({
   language: z.enum(LOCALES, { error: "required" }),
   showAttendantName: z.boolean(),
   whatsappNumber: optionalField(phoneSchema),
+  /** Stop words, separated by commas (issue 10 "Opt-out"); blank = the defaults. Absent: not sent. */
+  optOutWords: z.string().max(2000, { error: "too_long" }).optional(),
 });
 
 /** The form's values as typed. */
@@ -30,6 +32,7 @@ export function companyDefaults(company: CompanyAnswer): CompanyValues {
     language,
     showAttendantName: company.showAttendantName,
     whatsappNumber: company.whatsappNumber ?? "",
+    optOutWords: (company.optOutWords ?? []).join(", "),
   };
 }
 
@@ -37,7 +40,7 @@ export function companyDefaults(company: CompanyAnswer): CompanyValues {
  * The multipart body of PUT /api/companies/active: `timezone` and `showAttendantName` ("true" /
  * "false") always; `name` only when present; `image` as the file when replaced, as the text
  * "null" when removed, absent when kept; `language` always (one of the four); `whatsappNumber`
- * when not blank.
+ * when not blank; `optOutWords` (comma-separated stop words, blank = the defaults) when in the values.
  */
 export function buildCompanyForm(values: CompanyValues, image: ImageChange): FormData {
   const form = new FormData();
@@ -50,5 +53,7 @@ export function buildCompanyForm(values: CompanyValues, image: ImageChange): For
   form.set("language", values.language);
   const whatsapp = values.whatsappNumber.trim();
   if (whatsapp) form.set("whatsappNumber", whatsapp);
+  // Blank text resets the stop words to the defaults; undefined leaves them as they are.
+  if (values.optOutWords !== undefined) form.set("optOutWords", values.optOutWords.trim());
   return form;
 }

@@ -43,7 +43,7 @@ import {
   type ConditionRule,
   type FlowAction,
 } from "../../../../../../schema/flows";
-import { everyFlowQuery, flowMembersQuery } from "../../api/flows-api";
+import { everyFlowQuery, flowCyclesQuery, flowMembersQuery } from "../../api/flows-api";
 import { newId, type EditorNode } from "../../lib/document";
 import { ACTION_KIND_LABELS, CONDITION_KIND_LABELS, FIELD_OP_LABELS, INDICATOR_LABELS, TAG_OP_LABELS, WEEKDAY_LABELS } from "../../lib/labels";
 import { useEditor } from "../../store/editor-store";
@@ -360,6 +360,8 @@ function emptyAction(kind: FlowAction["kind"]): FlowAction {
       return { kind, memberId: null };
     case "custom_event":
       return { kind, name: "" };
+    case "add_to_cycle":
+      return { kind, cycleId: "" };
     default:
       return { kind };
   }
@@ -374,6 +376,8 @@ function ActionForm({ node }: { node: BlockNode<"action"> }) {
   const { form, values } = useBlockForm(node, actionBlockSchema);
   const actions = useFieldArray({ control: form.control, name: "actions", keyName: "key" });
   const members = useQuery(flowMembersQuery());
+  const usesCycles = (values.actions ?? []).some((action) => action?.kind === "add_to_cycle");
+  const cycles = useQuery({ ...flowCyclesQuery(), enabled: usesCycles });
   return (
     <BlockFields form={form}>
       <ItemList
@@ -398,6 +402,19 @@ function ActionForm({ node }: { node: BlockNode<"action"> }) {
               {current?.kind === "custom_event" ? (
                 <FormField label={t`Event name`} error={form.getFieldState(`actions.${index}.name`, form.formState).error?.message}>
                   <Input maxLength={100} {...form.register(`actions.${index}.name`)} />
+                </FormField>
+              ) : null}
+              {current?.kind === "add_to_cycle" ? (
+                <FormField label={t`Shipping cycle`} error={form.getFieldState(`actions.${index}.cycleId`, form.formState).error?.message}>
+                  <NativeSelect value={current.cycleId} onChange={(event) => actions.update(index, { kind: "add_to_cycle", cycleId: event.target.value })}>
+                    <option value="">{cycles.isError ? t`Could not load the shipping cycles.` : t`Choose a shipping cycle`}</option>
+                    {(cycles.data ?? []).map((cycle) => (
+                      <option key={cycle.id} value={cycle.id}>
+                        {cycle.name}
+                      </option>
+                    ))}
+                    {current.cycleId && !(cycles.data ?? []).some((cycle) => cycle.id === current.cycleId) ? <option value={current.cycleId}>{current.cycleId}</option> : null}
+                  </NativeSelect>
                 </FormField>
               ) : null}
               {current?.kind === "transfer_ticket" ? (

@@ -126,6 +126,9 @@ function EffectLine({ item, session, onHttp }: { item: Extract<TranscriptItem, {
     case "custom_event":
       text = t`Custom event: ${effect.name}`;
       break;
+    case "add_to_cycle":
+      text = t`Added to a shipping cycle.`;
+      break;
     case "notify":
       text = t`Members notified: ${effect.text}`;
       break;

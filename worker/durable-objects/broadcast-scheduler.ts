@@ -1,0 +1,485 @@
+/**
+ * BroadcastScheduler: one per broadcast (named by its id). It holds the broadcast's schedule and
+ * sends it, one recipient at a time, from ONE alarm (issue 10; DESIGN.md "Durable Objects";
+ * platform-limits A3):
+ *
+ * 1. At the start (a member's start, or the alarm at `scheduledDate`) the contacts the filters
+ *    match are listed into D1 `broadcast_recipients` as `pending`, in keyset chunks of
+ *    MATERIALISE_CHUNK (one INSERT … SELECT each, at most MATERIALISE_CHUNKS_PER_ALARM per alarm,
+ *    far below D1's per-invocation limits); the total is stored when the listing ends.
+ * 2. Each alarm then takes the next recipient by keyset (the `sending` one left by a cut-off
+ *    alarm first, else the first `pending` by contact id): never the whole list in memory.
+ * 3. Rejections need no turn: deleted contact, opted out (`contacts.opted_out_at`), no identity on
+ *    the channel, outside the 24 h customer service window without a template (WhatsApp Cloud API
+ *    only), the messaging tier's daily count used up.
+ * 4. A send first honours the pair rate (PAIR_GAP_MS since the last message to the user) and
+ *    takes the connection's turn (no other send of the connection under way, the delay preset's
+ *    random pause since the connection's last hand-off, never above its throughput;
+ *    worker/lib/broadcasts-limits.ts), held as a lease until this send is handed off. The pause
+ *    drawn for a recipient is kept in this object's storage, so waiting and restarts reuse it.
+ * 5. The send is COMMITTED in D1 before it is performed: the recipient becomes `sending` with its
+ *    idempotency key, the id of the flow run to start (`run_id`). Then the broadcast's flow starts
+ *    for the contact in its ContactSession with that run id: a second start with the same id is
+ *    answered with the first run, so a retried alarm or a restart never sends twice; the
+ *    `sending` row is taken first by the next alarm, so nothing is skipped. The connection's turn
+ *    is held until the flow's first message has left the ticket room (taken by the provider, after
+ *    its retries: 131056 and other transient errors back off there); then `sent` (or `rejected`
+ *    with `send_failed` and the provider's reason when it failed for good).
+ * Pause stops at once (the loop reads the state kept here before each recipient; the alarm is
+ * deleted); resume continues with the next recipient; delete cancels. The live counts go to the
+ * company hub at most every PUBLISH_EVERY_MS and at every change of status.
+ *
+ * Storage (SQLite): `meta` (k → v): `broadcastId`, `companyId`, `state` (`active` | `paused` |
+ * `cancelled`), `listedAfter` (the listing's keyset cursor), `plan` (JSON {contactId, gapMs}: the
+ * pause drawn for the next send), `lease` (the id of the connection turn held); `faults` (the fault
+ * switch, local and test only).
+ */
+import { DurableObject } from "cloudflare:workers";
+import { and, eq, inArray, like, sql } from "drizzle-orm";
+import { broadcastRecipients, broadcasts, connections, contactFieldValues, contacts, messages, tickets, type BroadcastRow, type ConnectionRow, type ContactRow } from "../../schema";
+import type { BroadcastTemplate, RejectReason } from "../../schema/validation/broadcasts";
+import { adapterFor } from "../channels";
+import type { AppEnv } from "../env";
+import { audienceWhere, materialiseChunk, publishProgress } from "../lib/broadcasts";
+import {
+  DEFAULT_DAILY_LIMIT,
+  SERVICE_WINDOW_MS,
+  delayScale,
+  lastInboundAt,
+  lastOutboundAt,
+  limitsOf,
+  pairGapMs,
+  pickDelayMs,
+  releaseTurn,
+  takeTurn,
+  usersOutsideWindowSince,
+} from "../lib/broadcasts-limits";
+import { getDb, type Db } from "../lib/db";
+import { FAULTS_TABLE, armFault, maybeFailHere, type FaultOp } from "../lib/faults";
+import { reachableIdentity } from "../lib/identities";
+import { newId } from "../lib/ids";
+import { contactSessionOf } from "../lib/realtime";
+import { splitName } from "../lib/contacts";
+import { openTicketOf } from "./contact-session";
+import { companyDay, ticketOpenedStatement } from "../lib/dashboard";
+import { emitEvent } from "../lib/event-subscriptions";
+
+/** Contacts listed per INSERT … SELECT (keyset chunk). */
+export const MATERIALISE_CHUNK = 5_000;
+/** Chunks listed per alarm (each alarm stays well inside D1's 1,000 queries and 30 s). */
+const MATERIALISE_CHUNKS_PER_ALARM = 10;
+/** Recipients handled per alarm at most (each costs about ten D1 queries). */
+const RECIPIENTS_PER_ALARM = 60;
+/** Wall time one alarm spends sending before it re-arms (ms). */
+const ALARM_BUDGET_MS = 15_000;
+/** A turn due closer than this is waited for inside the alarm instead of re-arming (ms). */
+const INLINE_WAIT_MS = 250;
+/** How often a send handed to the ticket room is checked until the provider took it (ms). */
+const SETTLE_POLL_MS = 25;
+/** The longest the connection's turn waits for that (ms); then the recipient counts as sent. */
+const SETTLE_MAX_MS = 20_000;
+/** Live counts are pushed to the hub at most this often while sending (ms). */
+const PUBLISH_EVERY_MS = 1_000;
+/** The alarm after a failure comes back this much later (ms, scaled in local/test). */
+const RETRY_MS = 2_000;
+
+type RecipientRow = { contactId: string; status: string; runId: string | null; outsideWindow: number; sendingAt: number | null };
+
+/** What handling one recipient came to: done (sent or rejected), or wait until `at`. */
+type Step = { kind: "done" } | { kind: "wait"; at: number };
+
+export class BroadcastScheduler extends DurableObject<AppEnv> {
+  private lastPublish = 0;
+
+  constructor(ctx: DurableObjectState, env: AppEnv) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
+      ctx.storage.sql.exec(FAULTS_TABLE);
+      // A fired alarm is used up (platform-limits A3): an active broadcast without one gets it back.
+      if (this.meta("state") === "active" && (await ctx.storage.getAlarm()) === null) await ctx.storage.setAlarm(Date.now());
+    });
+  }
+
+  /**
+   * Arms the broadcast: its alarm fires at `at` (ms UTC; now for a start, `scheduledDate` for a
+   * schedule). Called after the route stored the status (`started`, or `waiting` with a date).
+   */
+  async arm(broadcastId: string, companyId: string, at: number): Promise<void> {
+    this.setMeta("broadcastId", broadcastId);
+    this.setMeta("companyId", companyId);
+    this.setMeta("state", "active");
+    await this.ctx.storage.setAlarm(Math.max(at, Date.now()));
+  }
+
+  /** Pauses at once: no recipient is taken after this call; the alarm is deleted. */
+  async pause(): Promise<void> {
+    this.setMeta("state", "paused");
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  /** Cancels for good (the broadcast was deleted): nothing more is sent. */
+  async cancel(): Promise<void> {
+    this.setMeta("state", "cancelled");
+    this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = 'plan'");
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  /** Arms `n` failures of `op` (`alarm`) here (worker/lib/faults.ts); false outside local/test. */
+  async armFaults(op: FaultOp, n: number): Promise<boolean> {
+    return armFault(this.env, this.ctx.storage.sql, op, n);
+  }
+
+  /** The state kept here and the next alarm (ms UTC or null), for tests and the benchmark. */
+  async inspect(): Promise<{ state: string | null; alarm: number | null; storedBytes: number }> {
+    return { state: this.meta("state"), alarm: await this.ctx.storage.getAlarm(), storedBytes: this.ctx.storage.sql.databaseSize };
+  }
+
+  /** Lists, then sends; re-armed explicitly at the end (as late as possible, platform-limits A3). */
+  override async alarm(): Promise<void> {
+    const broadcastId = this.meta("broadcastId");
+    const companyId = this.meta("companyId");
+    if (!broadcastId || !companyId || this.meta("state") !== "active") return;
+    const db = getDb(this.env.DB);
+    let next: number | null = null;
+    try {
+      next = await this.run(db, companyId, broadcastId);
+    } catch (error) {
+      // Nothing is lost: a committed `sending` recipient is taken first by the next alarm, and its
+      // run id makes the start idempotent. The retry is ours, a little later.
+      console.error(`[broadcast-scheduler] ${broadcastId}: alarm failed; retrying`, error);
+      next = Date.now() + Math.max(50, RETRY_MS * delayScale(this.env));
+    }
+    if (next !== null && this.meta("state") === "active") await this.ctx.storage.setAlarm(next);
+  }
+
+  /** One alarm's work; answers when the next alarm is due (null: none, the broadcast is not running). */
+  private async run(db: Db, companyId: string, broadcastId: string): Promise<number | null> {
+    let row = await db.query.broadcasts.findFirst({ where: and(eq(broadcasts.id, broadcastId), eq(broadcasts.companyId, companyId)) });
+    if (!row) return null;
+    if (row.status === "waiting") {
+      if (row.scheduledDate !== null && row.scheduledDate > Date.now()) return row.scheduledDate;
+      const at = Date.now();
+      await db.update(broadcasts).set({ status: "started", startedAt: at, updatedAt: at }).where(and(eq(broadcasts.id, row.id), eq(broadcasts.status, "waiting")));
+      row = { ...row, status: "started", startedAt: at };
+      await publishProgress(this.env, row);
+    }
+    if (row.status !== "started") return null;
+    const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, row.connectionId), eq(connections.companyId, companyId)) });
+    if (row.total === null) return this.list(db, row, connection ?? null);
+    const begun = Date.now();
+    for (let handled = 0; handled < RECIPIENTS_PER_ALARM && Date.now() - begun < ALARM_BUDGET_MS; handled++) {
+      if (this.meta("state") !== "active") return null;
+      const recipient = await this.nextRecipient(db, row.id);
+      if (!recipient) return this.finish(db, row);
+      const step = connection ? await this.handle(db, row, connection, recipient) : await this.reject(db, row, recipient.contactId, "send_failed", "The broadcast's connection no longer exists.");
+      await this.maybePublish(db, row.id, false);
+      if (step.kind === "wait") {
+        if (step.at - Date.now() > INLINE_WAIT_MS) return step.at;
+        await sleep(Math.max(0, step.at - Date.now()));
+        handled--;
+      }
+    }
+    await this.maybePublish(db, row.id, true);
+    return Date.now();
+  }
+
+  /** Lists the next chunks of recipients; stores the total once the listing is complete. */
+  private async list(db: Db, row: BroadcastRow, connection: ConnectionRow | null): Promise<number> {
+    if (!connection) {
+      await db.update(broadcasts).set({ total: 0, updatedAt: Date.now() }).where(eq(broadcasts.id, row.id));
+      return Date.now();
+    }
+    let where;
+    try {
+      where = await audienceWhere(db, row.companyId, row.filters);
+    } catch {
+      // A tag, field or column named by a filter was deleted since: the filter matches nobody.
+      where = sql`0`;
+    }
+    for (let i = 0; i < MATERIALISE_CHUNKS_PER_ALARM; i++) {
+      const after = this.meta("listedAfter") ?? "";
+      const { inserted, last } = await materialiseChunk(db, row, where, after, MATERIALISE_CHUNK);
+      if (last) this.setMeta("listedAfter", last);
+      if (inserted < MATERIALISE_CHUNK) {
+        const [counted] = await db.select({ n: sql<number>`COUNT(*)` }).from(broadcastRecipients).where(eq(broadcastRecipients.broadcastId, row.id));
+        await db.update(broadcasts).set({ total: counted?.n ?? 0, updatedAt: Date.now() }).where(eq(broadcasts.id, row.id));
+        await this.maybePublish(db, row.id, true);
+        break;
+      }
+    }
+    return Date.now();
+  }
+
+  /** The recipient left `sending` by a cut-off alarm, else the first `pending` one (keyset on the index). */
+  private async nextRecipient(db: Db, broadcastId: string): Promise<RecipientRow | null> {
+    const columns = { contactId: broadcastRecipients.contactId, status: broadcastRecipients.status, runId: broadcastRecipients.runId, outsideWindow: broadcastRecipients.outsideWindow, sendingAt: broadcastRecipients.sendingAt };
+    for (const status of ["sending", "pending"] as const) {
+      const [found] = await db
+        .select(columns)
+        .from(broadcastRecipients)
+        .where(and(eq(broadcastRecipients.broadcastId, broadcastId), eq(broadcastRecipients.status, status)))
+        .orderBy(broadcastRecipients.contactId)
+        .limit(1);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** Checks, paces, commits and performs one recipient's send. */
+  private async handle(db: Db, row: BroadcastRow, connection: ConnectionRow, recipient: RecipientRow): Promise<Step> {
+    const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, recipient.contactId), eq(contacts.companyId, row.companyId)) });
+    if (!contact) return this.reject(db, row, recipient.contactId, "contact_deleted", null);
+    const identity = await reachableIdentity(db, row.companyId, contact.id, connection.channel);
+    const externalId = identity?.externalId ?? (connection.channel !== "instagram" ? contact.phone?.replace(/^\+/, "") : undefined);
+
+    let runId = recipient.runId;
+    let outsideWindow = recipient.outsideWindow === 1;
+    let sendingAt = recipient.sendingAt;
+    if (recipient.status !== "sending" || !runId) {
+      if (contact.optedOutAt !== null) return this.reject(db, row, contact.id, "opted_out", null);
+      if (!externalId) return this.reject(db, row, contact.id, "no_identity", null);
+      const now = Date.now();
+      let outside = false;
+      if (connection.channel === "whatsapp-cloud") {
+        const lastIn = await lastInboundAt(db, row.companyId, contact.id, connection.id);
+        outside = lastIn === null || now - lastIn > SERVICE_WINDOW_MS;
+        if (outside && !row.template) return this.reject(db, row, contact.id, "outside_window", "No message from the contact in the last 24 hours and no approved template.");
+        if (outside) {
+          const limits = await limitsOf(db, connection);
+          const limit = limits.dailyLimit ?? DEFAULT_DAILY_LIMIT;
+          if ((await usersOutsideWindowSince(db, connection.id, now - SERVICE_WINDOW_MS)) >= limit) {
+            return this.reject(db, row, contact.id, "daily_limit", `The messaging tier allows ${limit} users outside a service window per 24 hours.`);
+          }
+        }
+      }
+      const scale = delayScale(this.env);
+      if (connection.channel === "whatsapp-cloud") {
+        const lastOut = await lastOutboundAt(db, row.companyId, contact.id, connection.id);
+        if (lastOut !== null && now - lastOut < pairGapMs(scale)) return { kind: "wait", at: lastOut + pairGapMs(scale) };
+      }
+      let gapMs = this.plannedGap(contact.id);
+      if (gapMs === null) {
+        gapMs = pickDelayMs(row.delay, scale);
+        this.setMeta("plan", JSON.stringify({ contactId: contact.id, gapMs }));
+      }
+      const leaseId = this.meta("lease") ?? newId();
+      this.setMeta("lease", leaseId);
+      const turn = await takeTurn(db, connection, gapMs, Date.now(), leaseId);
+      if (!turn.ok) return { kind: "wait", at: turn.at };
+      // The commit: from here on this recipient is sent with this run id, whatever happens.
+      runId = newId();
+      const committed = await db
+        .update(broadcastRecipients)
+        .set({ status: "sending", runId, sendingAt: Date.now(), outsideWindow: outside ? 1 : 0 })
+        .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id), eq(broadcastRecipients.status, "pending")))
+        .returning({ runId: broadcastRecipients.runId });
+      this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = 'plan'");
+      if (!committed[0]?.runId) {
+        await this.release(db, connection.id, Date.now());
+        return { kind: "done" };
+      }
+      runId = committed[0].runId;
+      outsideWindow = outside;
+      sendingAt = Date.now();
+    }
+    if (!externalId) return this.reject(db, row, contact.id, "no_identity", null);
+
+    // Outside the window the approved template opens the conversation first (once per recipient).
+    if (outsideWindow) {
+      const failed = await this.sendTemplate(db, row, connection, contact, externalId);
+      if (failed) {
+        await this.release(db, connection.id, Date.now());
+        return this.reject(db, row, contact.id, "send_failed", failed);
+      }
+    }
+    const ticketId = await this.ticketOf(db, connection, contact.id);
+    const started = await contactSessionOf(this.env, row.companyId, connection.channel, externalId).startFlow({
+      companyId: row.companyId,
+      channel: connection.channel,
+      externalId,
+      connectionId: connection.id,
+      ticketId,
+      flowId: row.flowId,
+      runId,
+    });
+    // The fault switch's "alarm throws halfway": the flow has started, the recipient is not yet
+    // marked sent; the retried alarm must not start it again.
+    maybeFailHere(this.env, this.ctx.storage.sql, "alarm");
+    if (!started.ok) {
+      await this.release(db, connection.id, Date.now());
+      return this.reject(db, row, contact.id, "flow_failed", "The broadcast's flow is not published.");
+    }
+    // The connection's turn is held until the flow's first message left for real (the ticket room
+    // sends it, retrying transient failures): only then may the next send of the connection start,
+    // so the pause is measured between the provider's receipts, retries included.
+    const first = await db
+      .select({ status: messages.status, errorCode: messages.errorCode, errorMessage: messages.errorMessage })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticketId), eq(messages.companyId, row.companyId), eq(messages.direction, "out"), like(messages.idempotencyKey, `flow:${runId}:%`)))
+      .orderBy(messages.seq)
+      .limit(1);
+    // Bounded: a send the ticket room keeps retrying (or holds in doubt after a restart) is its
+    // business from SETTLE_MAX_MS on; the broadcast goes on.
+    if (first[0]?.status === "pending" && Date.now() - (sendingAt ?? 0) < SETTLE_MAX_MS) return { kind: "wait", at: Date.now() + SETTLE_POLL_MS };
+    if (first[0]?.status === "failed") {
+      await this.release(db, connection.id, Date.now());
+      return this.reject(db, row, contact.id, "send_failed", `${first[0].errorCode ?? "failed"}: ${first[0].errorMessage ?? ""}`.slice(0, 500));
+    }
+    const at = Date.now();
+    // Counted only while the row is still `sending` (in the same transaction as the change), so a
+    // retried alarm never counts a recipient twice.
+    await db.batch([
+      db
+        .update(broadcasts)
+        .set({ sentCount: sql`${broadcasts.sentCount} + 1`, updatedAt: at })
+        .where(and(eq(broadcasts.id, row.id), sql`EXISTS (SELECT 1 FROM ${broadcastRecipients} WHERE ${pendingRow(row.id, contact.id, ["sending"])})`)),
+      db
+        .update(broadcastRecipients)
+        .set({ status: "sent", doneAt: at })
+        .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id), eq(broadcastRecipients.status, "sending"))),
+    ]);
+    await this.release(db, connection.id, at);
+    return { kind: "done" };
+  }
+
+  /**
+   * Sends the broadcast's approved template to the contact unless it already went out (marked on
+   * the recipient row right after the provider accepted it). Its variables are filled from the
+   * contact's fields, custom fields or fixed text. Answers null, or why it failed.
+   */
+  private async sendTemplate(db: Db, row: BroadcastRow, connection: ConnectionRow, contact: ContactRow, externalId: string): Promise<string | null> {
+    const template = row.template;
+    if (!template) return "No template for a recipient outside the 24-hour window.";
+    const [mark] = await db
+      .select({ at: broadcastRecipients.templateSentAt })
+      .from(broadcastRecipients)
+      .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id)));
+    if (mark?.at) return null;
+    const adapter = adapterFor(this.env, connection);
+    if (!adapter.sendTemplate) return "This channel cannot send templates.";
+    const fieldIds = template.variables.flatMap((v) => (v.source.type === "custom_field" ? [v.source.fieldId] : []));
+    const values = fieldIds.length
+      ? new Map(
+          (
+            await db
+              .select({ fieldId: contactFieldValues.fieldId, value: contactFieldValues.value })
+              .from(contactFieldValues)
+              .where(and(eq(contactFieldValues.companyId, row.companyId), eq(contactFieldValues.contactId, contact.id), inArray(contactFieldValues.fieldId, fieldIds)))
+          ).map((v) => [v.fieldId, v.value]),
+        )
+      : new Map<string, string>();
+    const { first, last } = splitName(contact.name);
+    const contactValue: Record<string, string | null> = { full_name: contact.name, first_name: first, last_name: last, phone: contact.phone, email: contact.email, document: contact.document };
+    const valueOf = (source: BroadcastTemplate["variables"][number]["source"]) =>
+      source.type === "text" ? source.text : source.type === "contact" ? (contactValue[source.field] ?? "") : (values.get(source.fieldId) ?? "");
+    const params = (component: "header" | "body") =>
+      template.variables
+        .filter((v) => v.component === component)
+        .sort((a, b) => a.index - b.index)
+        .map((v) => valueOf(v.source) || "-");
+    const result = await adapter.sendTemplate(connection, { externalId, phone: contact.phone }, { name: template.name, language: template.language, headerParams: params("header"), bodyParams: params("body") });
+    if (!result.ok) return `${result.errorCode}: ${result.errorMessage}`.slice(0, 500);
+    await db
+      .update(broadcastRecipients)
+      .set({ templateSentAt: Date.now() })
+      .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id)));
+    return null;
+  }
+
+  /** The contact's open or pending ticket on the connection, or a new pending one (the flow's conversation). */
+  private async ticketOf(db: Db, connection: ConnectionRow, contactId: string): Promise<string> {
+    const existing = await openTicketOf(db, connection, contactId);
+    if (existing) return existing.id;
+    const at = Date.now();
+    const id = newId();
+    // The company started this conversation: an active attendance on the dashboard (issue 12), counted in the same batch.
+    await db.batch([
+      db.insert(tickets).values({
+        id,
+        companyId: connection.companyId,
+        contactId,
+        connectionId: connection.id,
+        status: "pending",
+        origin: "company",
+        lastMessageAt: at,
+        createdAt: at,
+        updatedAt: at,
+      }),
+      ticketOpenedStatement(db, connection.companyId, "company", await companyDay(db, connection.companyId, at)),
+    ]);
+    return id;
+  }
+
+  /** Marks a recipient rejected with `reason` and counts it. */
+  private async reject(db: Db, row: BroadcastRow, contactId: string, reason: RejectReason, detail: string | null): Promise<Step> {
+    const at = Date.now();
+    await db.batch([
+      db
+        .update(broadcasts)
+        .set({ rejectedCount: sql`${broadcasts.rejectedCount} + 1`, updatedAt: at })
+        .where(and(eq(broadcasts.id, row.id), sql`EXISTS (SELECT 1 FROM ${broadcastRecipients} WHERE ${pendingRow(row.id, contactId, ["pending", "sending"])})`)),
+      db
+        .update(broadcastRecipients)
+        .set({ status: "rejected", reason, detail, doneAt: at })
+        .where(pendingRow(row.id, contactId, ["pending", "sending"])),
+    ]);
+    return { kind: "done" };
+  }
+
+  /** Every recipient is sent or rejected: the broadcast is done (history). */
+  private async finish(db: Db, row: BroadcastRow): Promise<null> {
+    const at = Date.now();
+    const finished = await db
+      .update(broadcasts)
+      .set({ status: "done", finishedAt: at, updatedAt: at })
+      .where(and(eq(broadcasts.id, row.id), eq(broadcasts.status, "started")))
+      .returning({ sent: broadcasts.sentCount, rejected: broadcasts.rejectedCount });
+    this.setMeta("state", "done");
+    // Outbound event subscriptions (worker/lib/event-subscriptions.ts), once: only the call that finished it.
+    if (finished[0]) await emitEvent(this.env, row.companyId, "broadcast.finished", { broadcast: { id: row.id, name: row.name, sent: finished[0].sent, rejected: finished[0].rejected, finishedAt: at } });
+    await this.maybePublish(db, row.id, true);
+    return null;
+  }
+
+  /** Pushes the counts to the hub when PUBLISH_EVERY_MS passed since the last push (or `force`). */
+  private async maybePublish(db: Db, broadcastId: string, force: boolean): Promise<void> {
+    if (!force && Date.now() - this.lastPublish < PUBLISH_EVERY_MS) return;
+    this.lastPublish = Date.now();
+    const fresh = await db.query.broadcasts.findFirst({ where: eq(broadcasts.id, broadcastId) });
+    if (fresh) await publishProgress(this.env, fresh);
+  }
+
+  /** The pause drawn for `contactId`'s send before a wait or a restart, if any (ms). */
+  private plannedGap(contactId: string): number | null {
+    const raw = this.meta("plan");
+    if (!raw) return null;
+    const plan: { contactId?: unknown; gapMs?: unknown } = JSON.parse(raw);
+    return plan.contactId === contactId && typeof plan.gapMs === "number" ? plan.gapMs : null;
+  }
+
+  /** Gives the connection's turn back (the send was handed off at `at`). */
+  private async release(db: Db, connectionId: string, at: number): Promise<void> {
+    const leaseId = this.meta("lease");
+    if (!leaseId) return;
+    await releaseTurn(db, connectionId, leaseId, at);
+    this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = 'lease'");
+  }
+
+  private meta(k: string): string | null {
+    return this.ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0]?.v ?? null;
+  }
+
+  private setMeta(k: string, v: string): void {
+    this.ctx.storage.sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, v);
+  }
+}
+
+/** The recipient row of `contactId` while it is in one of `statuses`. */
+function pendingRow(broadcastId: string, contactId: string, statuses: ("pending" | "sending")[]) {
+  return and(eq(broadcastRecipients.broadcastId, broadcastId), eq(broadcastRecipients.contactId, contactId), inArray(broadcastRecipients.status, statuses));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,152 @@
+/**
+ * WhatsApp's sending rules, enforced in code for broadcasts (issue 10; shared/reference/
+ * platform-limits.md B1):
+ * - throughput: at most `throughput_mps` messages per second per business number (Meta: 80 by
+ *   default), shared by every broadcast of the connection — each send takes the connection's turn
+ *   from its pacer row (`connection_send_limits`) in ONE atomic D1 statement and holds it (a lease)
+ *   until the send is handed off, so two sends of one connection never overlap;
+ * - the delay preset: a random pause in the preset's range (spec §9) between two sends of the
+ *   connection, checked in that same statement against the last hand-off;
+ * - the pair rate (error 131056): at least PAIR_GAP_MS between two messages to one user;
+ * - the messaging tier: unique users reached outside a customer service window in a moving 24 h
+ *   (`daily_limit`; Meta's starting tier, 250, until the tier is read from the Graph API);
+ * - the 24-hour customer service window: a user's last message opens it for 24 h.
+ * The sandbox channel has none of them except the delay preset.
+ *
+ * BROADCAST_DELAY_SCALE (local and test only, like the fault switch) multiplies the delay preset's
+ * pause and the pair gap, so tests and the benchmark run in seconds; production always uses 1.
+ */
+import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { broadcastRecipients, connectionSendLimits, messages, type ConnectionRow } from "../../schema";
+import { DELAY_RANGES, type BroadcastDelay } from "../../schema/validation/broadcasts";
+import type { AppEnv } from "../env";
+import type { Db } from "./db";
+import { faultsEnabled } from "./faults";
+
+/** Meta's default throughput per business number (messages per second). */
+export const DEFAULT_THROUGHPUT_MPS = 80;
+/** The pair rate: about one message every 6 s to one user (error 131056), in ms. */
+export const PAIR_GAP_MS = 6_000;
+/** The customer service window (ms). */
+export const SERVICE_WINDOW_MS = 24 * 3600 * 1000;
+/** Meta's starting messaging tier: unique users outside a window per moving 24 h. */
+export const DEFAULT_DAILY_LIMIT = 250;
+
+/**
+ * The factor applied to the delay presets and the pair gap: BROADCAST_DELAY_SCALE (0 < x ≤ 1) when
+ * ENVIRONMENT is local or test, else 1.
+ */
+export function delayScale(env: Pick<AppEnv, "ENVIRONMENT" | "BROADCAST_DELAY_SCALE">): number {
+  if (!faultsEnabled(env) || !env.BROADCAST_DELAY_SCALE) return 1;
+  const scale = Number(env.BROADCAST_DELAY_SCALE);
+  return Number.isFinite(scale) && scale > 0 && scale <= 1 ? scale : 1;
+}
+
+/** The smallest pause of a preset after scaling (ms). */
+export function minDelayMs(delay: BroadcastDelay, scale: number): number {
+  return DELAY_RANGES[delay].min * 1000 * scale;
+}
+
+/** A random pause in the preset's range (spec §9), scaled, in whole ms (never below the scaled minimum). */
+export function pickDelayMs(delay: BroadcastDelay, scale: number, random: () => number = Math.random): number {
+  const { min, max } = DELAY_RANGES[delay];
+  return Math.ceil((min + (max - min) * random()) * 1000 * scale);
+}
+
+/** The scaled pair gap (ms). */
+export function pairGapMs(scale: number): number {
+  return Math.ceil(PAIR_GAP_MS * scale);
+}
+
+/** The connection's limits row, created with Meta's defaults when missing. */
+export async function limitsOf(db: Db, connection: Pick<ConnectionRow, "id" | "companyId">) {
+  await db
+    .insert(connectionSendLimits)
+    .values({ connectionId: connection.id, companyId: connection.companyId, throughputMps: DEFAULT_THROUGHPUT_MPS, updatedAt: Date.now() })
+    .onConflictDoNothing();
+  const row = await db.query.connectionSendLimits.findFirst({ where: eq(connectionSendLimits.connectionId, connection.id) });
+  if (!row) throw new Error(`connection_send_limits row of ${connection.id} vanished`);
+  return row;
+}
+
+/** How long a pacer lease lasts when its holder never releases it (a scheduler cut off mid-send), ms. */
+export const LEASE_MS = 30_000;
+
+/**
+ * Takes the connection's turn for one send: succeeds (one atomic statement, so two schedulers can
+ * never both succeed) when no other send of the connection is under way (no live lease) and the
+ * connection's last send was handed off at least `gapMs` (the delay preset's pause) and at least
+ * 1000 / throughput ms ago. The winner holds a lease (`leaseId`) until `releaseTurn` or LEASE_MS.
+ * Otherwise answers when to try again (ms UTC).
+ */
+export async function takeTurn(
+  db: Db,
+  connection: Pick<ConnectionRow, "id" | "companyId">,
+  gapMs: number,
+  now: number,
+  leaseId: string,
+): Promise<{ ok: true } | { ok: false; at: number }> {
+  await db
+    .insert(connectionSendLimits)
+    .values({ connectionId: connection.id, companyId: connection.companyId, throughputMps: DEFAULT_THROUGHPUT_MPS, updatedAt: now })
+    .onConflictDoNothing();
+  const spacing = sql`MAX(${gapMs}, 1000.0 / MAX(${connectionSendLimits.throughputMps}, 1))`;
+  const taken = await db
+    .update(connectionSendLimits)
+    .set({ leaseUntil: now + LEASE_MS, leaseId, updatedAt: now })
+    .where(
+      and(
+        eq(connectionSendLimits.connectionId, connection.id),
+        sql`(${connectionSendLimits.leaseUntil} <= ${now} OR ${connectionSendLimits.leaseId} = ${leaseId})`,
+        sql`${connectionSendLimits.lastSendAt} + ${spacing} <= ${now}`,
+      ),
+    )
+    .returning({ id: connectionSendLimits.connectionId });
+  if (taken.length > 0) return { ok: true };
+  const [row] = await db
+    .select({ at: sql<number>`MAX(CASE WHEN ${connectionSendLimits.leaseId} = ${leaseId} THEN 0 ELSE ${connectionSendLimits.leaseUntil} END, ${connectionSendLimits.lastSendAt} + ${spacing})` })
+    .from(connectionSendLimits)
+    .where(eq(connectionSendLimits.connectionId, connection.id));
+  return { ok: false, at: Math.max(now + 1, Math.ceil(row?.at ?? now + 1)) };
+}
+
+/** Ends the lease `leaseId`: the send was handed off at `at` (ms UTC), the next one counts from then. */
+export async function releaseTurn(db: Db, connectionId: string, leaseId: string, at: number): Promise<void> {
+  await db
+    .update(connectionSendLimits)
+    .set({ lastSendAt: sql`MAX(${connectionSendLimits.lastSendAt}, ${at})`, leaseUntil: 0, leaseId: null, updatedAt: at })
+    .where(and(eq(connectionSendLimits.connectionId, connectionId), eq(connectionSendLimits.leaseId, leaseId)));
+}
+
+/** ms UTC of the contact's last inbound message on the connection, or null. */
+export async function lastInboundAt(db: Db, companyId: string, contactId: string, connectionId: string): Promise<number | null> {
+  const row = await db.query.messages.findFirst({
+    where: and(eq(messages.contactId, contactId), eq(messages.companyId, companyId), eq(messages.connectionId, connectionId), eq(messages.direction, "in")),
+    orderBy: desc(messages.sentAt),
+    columns: { sentAt: true },
+  });
+  return row?.sentAt ?? null;
+}
+
+/**
+ * ms UTC of the last message the company sent the contact on the connection, or null: the later
+ * of when it was stored and when its status last changed (the provider's acceptance comes after
+ * the store, so the pair gap is never counted from too early).
+ */
+export async function lastOutboundAt(db: Db, companyId: string, contactId: string, connectionId: string): Promise<number | null> {
+  const row = await db.query.messages.findFirst({
+    where: and(eq(messages.contactId, contactId), eq(messages.companyId, companyId), eq(messages.connectionId, connectionId), eq(messages.direction, "out")),
+    orderBy: desc(messages.sentAt),
+    columns: { sentAt: true, updatedAt: true },
+  });
+  return row ? Math.max(row.sentAt, row.updatedAt) : null;
+}
+
+/** Unique users reached outside a service window on the connection by broadcasts since `since` (ms UTC). */
+export async function usersOutsideWindowSince(db: Db, connectionId: string, since: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`COUNT(DISTINCT ${broadcastRecipients.contactId})` })
+    .from(broadcastRecipients)
+    .where(and(eq(broadcastRecipients.connectionId, connectionId), eq(broadcastRecipients.outsideWindow, 1), gt(broadcastRecipients.doneAt, since)));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,48 @@
+/**
+ * Online status at work (issue 12 "Online status"; spec §4 Online status): members who switched
+ * themselves offline (PUT /api/user/change-status) are not alerted about conversations waiting in
+ * the queue. A new pending ticket is announced on the company hub as `ticket.waiting`, addressed to
+ * the members who are online (users.status) and filtered by the hub like any ticket event (the
+ * `tickets` permission; `tickets_groups` for a group). Offline members still see the ticket in their
+ * list; they just get no alert. Auto-assignment does not exist in the product yet; when it comes,
+ * `onlineMemberIds` is who it may assign to.
+ */
+import { and, eq } from "drizzle-orm";
+import { members, users } from "../../schema";
+import type { AppEnv } from "../env";
+import type { Db } from "./db";
+import { hubOf } from "./realtime";
+
+/** members.id of the company's members whose users are online now. */
+export async function onlineMemberIds(db: Db, companyId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: members.id })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(and(eq(members.companyId, companyId), eq(users.status, "online")));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Alerts the online members who may take it that a new pending ticket waits (`ticket.waiting` on the
+ * hub). Nothing is published when nobody is online. Never throws: an alert is not worth failing the
+ * inbound message for.
+ */
+export async function announceWaitingTicket(
+  env: AppEnv,
+  db: Db,
+  companyId: string,
+  ticket: { id: string; isGroup: boolean },
+  contactName: string,
+): Promise<void> {
+  try {
+    const online = await onlineMemberIds(db, companyId);
+    if (!online.length) return;
+    await hubOf(env, companyId).publish(
+      { type: "ticket.waiting", ticketId: ticket.id, contactName },
+      { members: online, ticket: { status: "pending", assignedMemberId: null, isGroup: ticket.isGroup } },
+    );
+  } catch (error) {
+    console.error("[online-members] could not announce a waiting ticket", error);
+  }
+}
