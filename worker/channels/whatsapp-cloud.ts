@@ -228,6 +228,38 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
     });
   }
 
+  /**
+   * POSTs one message `body` (text, media, interactive or template) to the number; never throws.
+   * `reference` (our message id, ≤ 512 chars) travels as `biz_opaque_callback_data` and comes back in
+   * the message's status webhooks. A failure says whether it is `retryable` (network, HTTP 5xx/429,
+   * RETRYABLE_CODES).
+   */
+  async function sendBody(connection: ConnectionRow, to: Recipient, body: Record<string, unknown>, reference?: string): Promise<SendResult> {
+    const injected = options.injectFailure?.();
+    if (injected) return injected;
+    let res: Response;
+    try {
+      // A contact known only by its business-scoped user id (no wa_id) is addressed by `recipient`.
+      const address = /^\d+$/.test(to.externalId) ? { to: to.externalId } : { recipient: to.externalId };
+      const callback = reference ? { biz_opaque_callback_data: reference.slice(0, 512) } : {};
+      res = await post(connection, { recipient_type: "individual", ...address, ...body, ...callback });
+    } catch (error) {
+      return { ok: false, errorCode: "network", errorMessage: String(error), retryable: true };
+    }
+    const json = parseJson(await res.text());
+    const sent = sendAnswer.safeParse(json);
+    if (res.ok && sent.success && sent.data.messages[0]) return { ok: true, externalId: sent.data.messages[0].id };
+    const failure = errorAnswer.safeParse(json);
+    const err = failure.success ? failure.data.error : undefined;
+    const code = String(err?.code ?? res.status);
+    return {
+      ok: false,
+      errorCode: code,
+      errorMessage: err?.message ?? `HTTP ${res.status}`,
+      retryable: res.status >= 500 || res.status === 429 || RETRYABLE_CODES.has(code),
+    };
+  }
+
   return {
     channel: "whatsapp-cloud",
     confirmsByReference: true,
@@ -262,30 +294,7 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
      * RETRYABLE_CODES); the TicketRoom retries those with backoff and fails the rest at once.
      */
     async send(connection: ConnectionRow, to: Recipient, message: OutboundMessage, reference?: string): Promise<SendResult> {
-      const injected = options.injectFailure?.();
-      if (injected) return injected;
-      let res: Response;
-      try {
-        // A contact known only by its business-scoped user id (no wa_id) is addressed by `recipient`.
-        const address = /^\d+$/.test(to.externalId) ? { to: to.externalId } : { recipient: to.externalId };
-        // `biz_opaque_callback_data` (≤ 512 chars) comes back in this message's status webhooks.
-        const callback = reference ? { biz_opaque_callback_data: reference.slice(0, 512) } : {};
-        res = await post(connection, { recipient_type: "individual", ...address, ...cloudMessageBody(message), ...callback });
-      } catch (error) {
-        return { ok: false, errorCode: "network", errorMessage: String(error), retryable: true };
-      }
-      const json = parseJson(await res.text());
-      const sent = sendAnswer.safeParse(json);
-      if (res.ok && sent.success && sent.data.messages[0]) return { ok: true, externalId: sent.data.messages[0].id };
-      const failure = errorAnswer.safeParse(json);
-      const err = failure.success ? failure.data.error : undefined;
-      const code = String(err?.code ?? res.status);
-      return {
-        ok: false,
-        errorCode: code,
-        errorMessage: err?.message ?? `HTTP ${res.status}`,
-        retryable: res.status >= 500 || res.status === 429 || RETRYABLE_CODES.has(code),
-      };
+      return sendBody(connection, to, cloudMessageBody(message), reference);
     },
 
     /**
@@ -293,23 +302,7 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
      * conversation) with its parameters in order; answers like `send`, never throws.
      */
     async sendTemplate(connection, to, template, reference) {
-      const injected = options.injectFailure?.();
-      if (injected) return injected;
-      let res: Response;
-      try {
-        const address = /^\d+$/.test(to.externalId) ? { to: to.externalId } : { recipient: to.externalId };
-        const callback = reference ? { biz_opaque_callback_data: reference.slice(0, 512) } : {};
-        res = await post(connection, { recipient_type: "individual", ...address, ...templateMessageBody(template), ...callback });
-      } catch (error) {
-        return { ok: false, errorCode: "network", errorMessage: String(error), retryable: true };
-      }
-      const json = parseJson(await res.text());
-      const sent = sendAnswer.safeParse(json);
-      if (res.ok && sent.success && sent.data.messages[0]) return { ok: true, externalId: sent.data.messages[0].id };
-      const failure = errorAnswer.safeParse(json);
-      const code = String(failure.success ? (failure.data.error.code ?? res.status) : res.status);
-      const message = failure.success ? failure.data.error.message : undefined;
-      return { ok: false, errorCode: code, errorMessage: message ?? `HTTP ${res.status}`, retryable: res.status >= 500 || res.status === 429 || RETRYABLE_CODES.has(code) };
+      return sendBody(connection, to, templateMessageBody(template), reference);
     },
 
     /** The message templates of the connection's WhatsApp Business Account (`wabaId`; none without one). */

@@ -60,8 +60,7 @@ import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
 import { contactSessionOf } from "../lib/realtime";
 import { splitName } from "../lib/contacts";
-import { openTicketOf } from "./contact-session";
-import { companyDay, ticketOpenedStatement } from "../lib/dashboard";
+import { companyTicketIdFor } from "../lib/company-tickets";
 import { emitEvent } from "../lib/event-subscriptions";
 
 /** Contacts listed per INSERT … SELECT (keyset chunk). */
@@ -293,7 +292,7 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
         return this.reject(db, row, contact.id, "send_failed", failed);
       }
     }
-    const ticketId = await this.ticketOf(db, connection, contact.id);
+    const ticketId = await companyTicketIdFor(this.env, db, connection, contact.id);
     const started = await contactSessionOf(this.env, row.companyId, connection.channel, externalId).startFlow({
       companyId: row.companyId,
       channel: connection.channel,
@@ -385,30 +384,6 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
       .set({ templateSentAt: Date.now() })
       .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id)));
     return null;
-  }
-
-  /** The contact's open or pending ticket on the connection, or a new pending one (the flow's conversation). */
-  private async ticketOf(db: Db, connection: ConnectionRow, contactId: string): Promise<string> {
-    const existing = await openTicketOf(db, connection, contactId);
-    if (existing) return existing.id;
-    const at = Date.now();
-    const id = newId();
-    // The company started this conversation: an active attendance on the dashboard (issue 12), counted in the same batch.
-    await db.batch([
-      db.insert(tickets).values({
-        id,
-        companyId: connection.companyId,
-        contactId,
-        connectionId: connection.id,
-        status: "pending",
-        origin: "company",
-        lastMessageAt: at,
-        createdAt: at,
-        updatedAt: at,
-      }),
-      ticketOpenedStatement(db, connection.companyId, "company", await companyDay(db, connection.companyId, at)),
-    ]);
-    return id;
   }
 
   /** Marks a recipient rejected with `reason` and counts it. */

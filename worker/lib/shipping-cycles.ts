@@ -10,7 +10,7 @@
 import { TZDate } from "@date-fns/tz";
 import { addDays, addMonths } from "date-fns";
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { connections, contacts, shippingCycles, tickets, type ConnectionRow, type ShippingCycleRow, type TicketRow } from "../../schema";
+import { connections, contacts, shippingCycles, tickets, type ConnectionRow, type ShippingCycleRow } from "../../schema";
 import type { CycleEnrolAnswer, CycleWait, EnrolSkipReason, ShippingCycleAnswer } from "../../schema/validation/shipping-cycles";
 import type { AppEnv } from "../env";
 import { companyTimeZone } from "./contacts";
@@ -19,9 +19,8 @@ import type { Db } from "./db";
 import { getDb } from "./db";
 import { notFound } from "./errors";
 import { reachableIdentity } from "./identities";
-import { newId } from "./ids";
-import { contactSessionOf, roomOf } from "./realtime";
-import { companyDay, ticketOpenedStatement } from "./dashboard";
+import { contactSessionOf } from "./realtime";
+import { companyTicketFor } from "./company-tickets";
 
 const SECOND = 1_000;
 
@@ -149,7 +148,7 @@ export async function runCycleStep(env: AppEnv, companyId: string, contactId: st
     where: and(eq(tickets.companyId, companyId), eq(tickets.contactId, contactId), eq(tickets.connectionId, connection.id), inArray(tickets.status, ["pending", "open"])),
     orderBy: desc(tickets.createdAt),
   });
-  const ticket = open ?? (await newPendingTicket(env, db, connection, contactId));
+  const ticket = open ?? (await companyTicketFor(env, db, connection, contactId));
   const started = await contactSessionOf(env, companyId, connection.channel, externalId).startFlow({
     companyId,
     channel: connection.channel,
@@ -179,31 +178,3 @@ async function connectionFor(db: Db, companyId: string, contactId: string): Prom
   return null;
 }
 
-async function newPendingTicket(env: AppEnv, db: Db, connection: ConnectionRow, contactId: string): Promise<TicketRow> {
-  const at = Date.now();
-  const values: typeof tickets.$inferInsert = {
-    id: newId(),
-    companyId: connection.companyId,
-    contactId,
-    connectionId: connection.id,
-    status: "pending",
-    assignedMemberId: null,
-    servedByMemberId: null,
-    isGroup: false,
-    unreadCount: 0,
-    lastMessageAt: at,
-    lastMessagePreview: "",
-    closedAt: null,
-    referral: null,
-    outsideHoursAt: null,
-    origin: "company",
-    createdAt: at,
-    updatedAt: at,
-  };
-  // The company (its shipping cycle) started this conversation: an active attendance on the dashboard (issue 12), same batch.
-  await db.batch([db.insert(tickets).values(values), ticketOpenedStatement(db, connection.companyId, "company", await companyDay(db, connection.companyId, at))]);
-  const ticket = await db.query.tickets.findFirst({ where: and(eq(tickets.id, values.id), eq(tickets.companyId, connection.companyId)) });
-  if (!ticket) throw new Error("The new ticket was not stored.");
-  await roomOf(env, ticket.id).ticketChanged(connection.companyId, ticket.id);
-  return ticket;
-}

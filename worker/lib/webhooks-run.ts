@@ -34,7 +34,6 @@ import {
   webhookRequestActions,
   webhookRequests,
   webhooks,
-  type TicketRow,
   type WebhookRequestActionRow,
   type WebhookRequestRow,
   type WebhookRow,
@@ -50,7 +49,7 @@ import {
   type WebhookRequestResult,
 } from "../../schema/validation/webhooks";
 import type { AppEnv } from "../env";
-import { openTicketOf } from "../durable-objects/contact-session";
+import { companyTicketFor } from "./company-tickets";
 import { companyTimeZone, normalizeFieldValue, runBatch, upsertContactsByPhone, type Statement } from "./contacts";
 import { publishCard } from "./crm";
 import type { Db } from "./db";
@@ -59,7 +58,6 @@ import { enrolInCycle } from "./shipping-cycles";
 import { newId } from "./ids";
 import { contactSessionOf } from "./realtime";
 import { webhookPhone } from "./webhooks";
-import { companyDay, ticketOpenedStatement } from "./dashboard";
 
 /** Whether `condition` holds for `body` (no condition: always). Compared as text, case-insensitively. */
 export function conditionHolds(condition: WebhookCondition | null | undefined, body: unknown): boolean {
@@ -277,23 +275,6 @@ async function decide(t: Target, action: Exclude<WebhookAction, { type: "start_f
   }
 }
 
-/** The contact's open or pending ticket on `connectionId`, or a new pending one (as an inbound message opens it). */
-async function ticketFor(db: Db, companyId: string, connection: typeof connections.$inferSelect, contactId: string): Promise<TicketRow> {
-  const open = await openTicketOf(db, connection, contactId);
-  if (open) return open;
-  const at = Date.now();
-  // The company (its webhook) started this conversation: an active attendance on the dashboard (issue 12), same batch.
-  const [[ticket]] = await db.batch([
-    db
-      .insert(tickets)
-      .values({ id: newId(), companyId, contactId, connectionId: connection.id, status: "pending", origin: "company", isGroup: false, unreadCount: 0, lastMessageAt: at, lastMessagePreview: "", createdAt: at, updatedAt: at })
-      .returning(),
-    ticketOpenedStatement(db, companyId, "company", await companyDay(db, companyId, at)),
-  ]);
-  if (!ticket) throw new RetryableWebhookError("The ticket could not be created.");
-  return ticket;
-}
-
 /** Starts the flow's published version for the contact on the connection, in its ContactSession. */
 async function startFlow(t: Target, action: Extract<WebhookAction, { type: "start_flow" }>): Promise<Omit<WebhookActionOutcome, "index" | "type">> {
   const { db, env, request, contactId } = t;
@@ -307,7 +288,7 @@ async function startFlow(t: Target, action: Extract<WebhookAction, { type: "star
   const externalId = identity?.externalId ?? t.phone.replace(/^\+/, "");
   // The identity the run is reached by (the contact's runs list and later inbound messages find it).
   if (!identity) await db.insert(contactIdentities).values({ id: newId(), companyId, contactId, channel: connection.channel, externalId, createdAt: Date.now() }).onConflictDoNothing();
-  const ticket = await ticketFor(db, companyId, connection, contactId);
+  const ticket = await companyTicketFor(env, db, connection, contactId);
   const started = await contactSessionOf(env, companyId, connection.channel, externalId).startFlow({
     companyId,
     channel: connection.channel,

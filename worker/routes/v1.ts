@@ -70,14 +70,12 @@ import type { Db } from "../lib/db";
 import { AppError, notFound, unauthorized, validationError } from "../lib/errors";
 import { emitEvent } from "../lib/event-subscriptions";
 import { findFlow } from "../lib/flows";
-import { companyDay, ticketOpenedStatement } from "../lib/dashboard";
-import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { isFormRequest, multipartBody } from "../lib/multipart";
 import { countHit } from "../lib/rate-limit";
 import { roomOf } from "../lib/realtime";
 import { isInlineType } from "../lib/sniff";
-import { openTicketOf } from "../durable-objects/contact-session";
+import { companyTicketFor } from "../lib/company-tickets";
 import { checkPublicHttpUrl } from "../flows/url-guard";
 import { sendToTicket, type OutboundContent } from "../pipeline/outbound";
 import { adapterFor } from "../channels";
@@ -180,47 +178,6 @@ async function contactByPhone(env: AppEnv, db: Db, companyId: string, permission
     if (raced) return raced;
     throw error;
   }
-}
-
-/**
- * The contact's open or pending ticket on `connection`, or a new pending one (published to the chat
- * screens, `ticket.created` emitted): a conversation the company starts waits in the queue like one
- * a flow starts.
- */
-async function ticketForContact(env: AppEnv, db: Db, connection: ConnectionRow, contactId: string): Promise<TicketRow> {
-  const open = await openTicketOf(db, connection, contactId);
-  if (open) return open;
-  const at = Date.now();
-  // The company started this conversation: an active attendance on the dashboard (issue 12), counted in the same batch.
-  const [inserted] = await db.batch([
-    db
-      .insert(tickets)
-      .values({
-        id: newId(),
-        companyId: connection.companyId,
-        contactId,
-        connectionId: connection.id,
-        status: "pending",
-        origin: "company",
-        assignedMemberId: null,
-        servedByMemberId: null,
-        isGroup: false,
-        unreadCount: 0,
-        lastMessageAt: at,
-        lastMessagePreview: "",
-        closedAt: null,
-        referral: null,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning(),
-    ticketOpenedStatement(db, connection.companyId, "company", await companyDay(db, connection.companyId, at)),
-  ]);
-  const ticket = inserted[0];
-  if (!ticket) throw new AppError("internal", "The ticket could not be created.");
-  await roomOf(env, ticket.id).ticketChanged(connection.companyId, ticket.id);
-  await emitEvent(env, connection.companyId, "ticket.created", { ticket: { id: ticket.id, contactId, connectionId: connection.id, status: ticket.status, createdAt: at } });
-  return ticket;
 }
 
 /**
@@ -532,7 +489,7 @@ v1Routes
     if ("type" in input && input.type === "template") {
       if (!adapterFor(c.env, connection).sendTemplate) throw new AppError("validation_failed", "This connection cannot send templates.", { type: "template_unsupported" });
       const contact = await contactByPhone(c.env, db, companyId, c.var.permissions, input.phone, input.name);
-      const ticket = await ticketForContact(c.env, db, connection, contact.id);
+      const ticket = await companyTicketFor(c.env, db, connection, contact.id);
       const m = await sendTemplateMessage(c.env, db, key, ticket, input.template);
       return c.json({ id: m.id, ticketId: m.ticketId, contactId: m.contactId, type: "template", status: m.status, createdAt: m.createdAt }, 201);
     }
@@ -548,7 +505,7 @@ v1Routes
       content = await contentOf(c.env, companyId, input);
     }
     const contact = await contactByPhone(c.env, db, companyId, c.var.permissions, input.phone, input.name);
-    const ticket = await ticketForContact(c.env, db, connection, contact.id);
+    const ticket = await companyTicketFor(c.env, db, connection, contact.id);
     const result = await sendToTicket(c.env, await targetOf(db, ticket), content, { apiKeyId: key.id, name: key.name });
     const m = result.message;
     return c.json({ id: m.id, ticketId: m.ticketId, contactId: m.contactId, type: m.type, status: m.status, createdAt: m.createdAt }, 201);
@@ -616,7 +573,7 @@ v1Routes
     // The flow is checked before a ticket is opened for it.
     const flow = await findFlow(db, companyId, flowId);
     if (flow.publishedVersion === null) throw new AppError("conflict", "This flow has not been published yet.");
-    const ticket = await ticketForContact(c.env, db, connection, contact.id);
+    const ticket = await companyTicketFor(c.env, db, connection, contact.id);
     const runId = await startFlowOnTicket(c.env, db, ticket, flow.id);
     return c.json({ runId, ticketId: ticket.id }, 201);
   })
