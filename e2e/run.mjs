@@ -29,6 +29,9 @@ try {
     "--var", "MAIL_OUTBOX:on",
     // The platform administrator of e2e/dashboard.e2e.ts (issue 12).
     "--var", "PLATFORM_ADMINS:e2e-admin@conversa.test",
+    // Every browser and API client of wrangler dev has the same address: the e2e files register
+    // more accounts than one real client may in an hour.
+    "--var", "REGISTER_RATE_LIMIT:1000",
   ]);
   await waitFor(`${base}/api/health`);
   code = await run("vitest", ["run", "--config", "e2e/vitest.config.mts", ...process.argv.slice(2)], {

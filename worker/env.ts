@@ -69,6 +69,12 @@ export type AppEnv = Env & {
    * 600 when unset or not a positive integer; worker/routes/v1.ts).
    */
   API_RATE_LIMIT?: string;
+  /**
+   * Registrations per hour from one client address (20 when unset or not a positive integer;
+   * worker/routes/accounts.ts). The e2e run raises it: `wrangler dev` gives every client the same
+   * address, so all its test accounts would count against one client.
+   */
+  REGISTER_RATE_LIMIT?: string;
   /** "on" mounts /api/dev/bench (set only by the benchmark scripts). */
   BENCH_ENDPOINTS?: string;
   /**

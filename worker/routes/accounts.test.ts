@@ -51,6 +51,15 @@ async function login(email: string, password: string, ip = uniqueIp()) {
 }
 
 describe("POST /api/register", () => {
+  it("one client address may register 20 companies an hour (REGISTER_RATE_LIMIT unset), then 429", { timeout: 60_000 }, async () => {
+    const headers = { "CF-Connecting-IP": uniqueIp() };
+    for (let i = 0; i < 20; i++) await expectStatus(await call("POST", "/api/register", { body: validRegistration(), headers }), 201);
+    const blocked = await call("POST", "/api/register", { body: validRegistration(), headers });
+    await expectError(blocked, 429, "rate_limited");
+    // Another address is not held back.
+    await expectStatus(await call("POST", "/api/register", { body: validRegistration(), headers: { "CF-Connecting-IP": uniqueIp() } }), 201);
+  });
+
   it("creates the user, an owned company with an Owner role, and answers a working token", async () => {
     const input = validRegistration();
     const { token } = await expectStatus<{ token: string }>(await call("POST", "/api/register", { body: input }), 201);

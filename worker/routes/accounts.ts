@@ -45,6 +45,12 @@ export const FORGOT_LIMITS = { perEmail: 5, perIp: 20, windowMs: 60 * 60 * 1000 
 /** A reset link is valid one hour (ms). */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
+/** Registrations allowed per hour from one client address: REGISTER_RATE_LIMIT, else 20. */
+function registerLimit(env: { REGISTER_RATE_LIMIT?: string | undefined }): number {
+  const n = Number(env.REGISTER_RATE_LIMIT);
+  return Number.isInteger(n) && n > 0 ? n : 20;
+}
+
 function clientIp(req: Request): string {
   return req.headers.get("CF-Connecting-IP") ?? req.headers.get("X-Forwarded-For")?.split(",")[0]?.trim() ?? "local";
 }
@@ -57,7 +63,7 @@ export const accounts = new Hono<HonoEnv>()
   .post("/register", zv("json", registerInput), async (c) => {
     const input = c.req.valid("json");
     const db = c.var.db;
-    await hit(db, [{ key: `register:ip:${clientIp(c.req.raw)}`, max: 20, windowMs: 60 * 60 * 1000 }]);
+    await hit(db, [{ key: `register:ip:${clientIp(c.req.raw)}`, max: registerLimit(c.env), windowMs: 60 * 60 * 1000 }]);
     const taken = await db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } });
     if (taken) throw new AppError("email_in_use", "The email is already in use.", { email: "email_in_use" });
     const language = localeFromHeader(c.req.header("Accept-Language")) ?? DEFAULT_LOCALE;
