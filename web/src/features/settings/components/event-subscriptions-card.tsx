@@ -14,7 +14,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
 import { z } from "zod";
-import { Copy, History, Plus, Trash2, TriangleAlert, Webhook } from "lucide-react";
+import { History, Plus, Trash2, Webhook } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -32,6 +32,7 @@ import { formatDateTime } from "@/lib/dates";
 import { fieldErrorMessage } from "@/lib/error-messages";
 import { applyServerErrors } from "@/lib/form-errors";
 import { notifyError, notifySuccess } from "@/lib/notify";
+import { SecretShownOnce } from "./secret-shown-once";
 import { api } from "@/lib/session";
 import {
   EVENT_TYPES,
@@ -275,15 +276,6 @@ export function EventSubscriptionsCard() {
   const [fresh, setFresh] = useState<EventSubscriptionCreatedAnswer | null>(null);
   const [removing, setRemoving] = useState<EventSubscriptionAnswer | null>(null);
 
-  const copySecret = async (secret: string) => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      notifySuccess("copied");
-    } catch (error) {
-      notifyError(error);
-    }
-  };
-
   const confirmRemove = () => {
     if (!removing) return;
     remove.mutate(removing.id, {
@@ -308,22 +300,13 @@ export function EventSubscriptionsCard() {
       </CardHeader>
       <CardContent className="grid gap-4">
         {fresh ? (
-          <Alert variant="warning" className="flex-col gap-3">
-            <div className="flex items-start gap-3">
-              <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-              <p className="font-medium">{t`Copy the signing secret now. For your security it will not be shown again.`}</p>
-            </div>
-            <div className="flex w-full flex-col gap-2 sm:flex-row">
-              <Input readOnly value={fresh.secret} aria-label={t`Signing secret`} className="bg-background font-mono text-xs text-foreground" onFocus={(event) => event.currentTarget.select()} />
-              <Button onClick={() => void copySecret(fresh.secret)}>
-                <Copy />
-                {t`Copy secret`}
-              </Button>
-            </div>
-            <Button variant="outline" size="sm" className="self-start" onClick={() => setFresh(null)}>
-              {t`I have copied it`}
-            </Button>
-          </Alert>
+          <SecretShownOnce
+            value={fresh.secret}
+            notice={t`Copy the signing secret now. For your security it will not be shown again.`}
+            label={t`Signing secret`}
+            copyLabel={t`Copy secret`}
+            onDone={() => setFresh(null)}
+          />
         ) : null}
         {subscriptions.isPending ? (
           <Skeleton className="h-20 w-full" />

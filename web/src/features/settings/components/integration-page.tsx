@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
-import { Ban, BookOpen, Building2, Copy, KeyRound, Plus, TriangleAlert } from "lucide-react";
+import { Ban, BookOpen, Building2, Copy, KeyRound, Plus } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -34,16 +34,7 @@ import {
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "../hooks/use-settings";
 import { formatDateTime } from "@/lib/dates";
 import { EventSubscriptionsCard } from "./event-subscriptions-card";
-
-/** Copies `text` to the clipboard with the spec's 'Copied to clipboard.' toast. */
-async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    notifySuccess("copied");
-  } catch (error) {
-    notifyError(error);
-  }
-}
+import { SecretShownOnce, copyText } from "./secret-shown-once";
 
 /** A block of code with a copy button. */
 function CodeBlock({ code, copyLabel }: { code: string; copyLabel: string }) {
@@ -210,28 +201,13 @@ function ApiKeysCard() {
       </CardHeader>
       <CardContent className="grid gap-4">
         {fresh ? (
-          <Alert variant="warning" className="flex-col gap-3">
-            <div className="flex items-start gap-3">
-              <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-              <p className="font-medium">{t`Copy your new key now. For your security it will not be shown again.`}</p>
-            </div>
-            <div className="flex w-full flex-col gap-2 sm:flex-row">
-              <Input
-                readOnly
-                value={fresh.key}
-                aria-label={t`New API key`}
-                className="bg-background font-mono text-xs text-foreground"
-                onFocus={(event) => event.currentTarget.select()}
-              />
-              <Button onClick={() => void copyText(fresh.key)}>
-                <Copy />
-                {t`Copy key`}
-              </Button>
-            </div>
-            <Button variant="outline" size="sm" className="self-start" onClick={() => setFresh(null)}>
-              {t`I have copied it`}
-            </Button>
-          </Alert>
+          <SecretShownOnce
+            value={fresh.key}
+            notice={t`Copy your new key now. For your security it will not be shown again.`}
+            label={t`New API key`}
+            copyLabel={t`Copy key`}
+            onDone={() => setFresh(null)}
+          />
         ) : null}
         {keys.isPending ? (
           <div className="grid gap-2" aria-busy>
