@@ -26,6 +26,11 @@ export type MeAnswer = {
   emailVerified: boolean;
   /** Whether the user is a platform administrator (PLATFORM_ADMINS; issue 12): the Admin area. */
   platformAdmin: boolean;
+  /**
+   * Whether the user administers a franchise (issue 14): the /franchise area. Answered by GET /api/me
+   * (false while FRANCHISE_MODE is off); other answers leave it out.
+   */
+  franchiseAdmin?: boolean;
 };
 
 export type CompanyAnswer = {

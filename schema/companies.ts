@@ -45,6 +45,12 @@ export const companies = sqliteTable(
     activationCodeHash: text("activation_code_hash"),
     activatedAt: integer("activated_at"),
     franchiseId: text("franchise_id"),
+    /** The franchise role this company holds (issue 14; schema/franchises.ts): its features are that role's. */
+    franchiseRoleId: text("franchise_role_id"),
+    /** When the company's franchise suspended it (issue 14), ms UTC; null = not suspended. Suspended: 402 like unpaid. */
+    suspendedAt: integer("suspended_at"),
+    /** The company's local day (YYYY-MM-DD) its franchise's unpaid e-mail last went out (issue 14, worker/jobs/franchise-unpaid.ts). */
+    unpaidMailDay: text("unpaid_mail_day"),
     /**
      * Stop words (issue 10 "Opt-out"): a customer message equal to one of them, ignoring case,
      * accents and surrounding spaces, opts the contact out. Null means the defaults SAIR, PARAR, STOP.

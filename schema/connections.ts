@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { id, timestamps } from "./columns";
 
-export const CHANNELS = ["sandbox", "whatsapp-cloud", "instagram"] as const;
+export const CHANNELS = ["sandbox", "whatsapp-cloud", "instagram", "whatsapp-qr"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export const CONNECTION_STATUSES = ["CONNECTED", "DISCONNECTED", "PAIRING"] as const;

@@ -25,3 +25,7 @@ export * from "./webhooks";
 export * from "./operating-hours";
 export * from "./broadcasts";
 export * from "./dashboard";
+export * from "./franchises";
+export * from "./instagram";
+export * from "./billing";
+export * from "./whatsapp-qr";

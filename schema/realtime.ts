@@ -80,6 +80,8 @@ export type HubEventBody =
   /** A new conversation waits in the queue (issue 12): sent only to the members online now who may take it. */
   | { type: "ticket.waiting"; ticketId: string; contactName: string }
   | { type: "connection.updated"; connection: { id: string; name: string; status: ConnectionStatus } }
+  /** A QR-paired connection (issue 15) has a new QR code: an open pairing dialog asks for it again (the event carries no QR). */
+  | { type: "connection.pairing"; connection: { id: string } }
   /** The CRM board's columns changed (created, renamed, reordered, deleted): all of them, in order. */
   | { type: "crm.columns"; columns: CrmColumnAnswer[] }
   /** A contact moved on the CRM board; `card` null when it left the board (or was deleted). */

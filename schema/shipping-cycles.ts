@@ -3,7 +3,8 @@
  * cycle, §9 cycle units).
  *
  * - `shipping_cycles`: a company's timed sequences: ordered steps `{flowId, wait: {value, unit}}`;
- *   each step starts its flow `wait` after the previous step ran (the first: after enrolment).
+ *   each step starts its flow `wait` after the last action of the previous step's flow (the first:
+ *   after enrolment; worker/durable-objects/cycle-scheduler.ts).
  *   Enrolments and their timers live in the company's CycleScheduler Durable Object
  *   (worker/durable-objects/cycle-scheduler.ts), not here: it is their one source of truth.
  * - `connection_templates`: the message templates of a WhatsApp Cloud connection's Business

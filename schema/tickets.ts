@@ -41,9 +41,11 @@ export const tickets = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    // The chat list: a company's tickets by status, newest activity first.
-    index("tickets_company_status_last_idx").on(t.companyId, t.status, t.lastMessageAt),
-    index("tickets_company_last_idx").on(t.companyId, t.lastMessageAt),
+    // The chat list: a company's tickets by status, newest activity first. The id (the list's
+    // tie-break) is in the index, so a page is read in order instead of sorting the company
+    // (issue 16, migrations/0013_perf.sql).
+    index("tickets_company_status_last_id_idx").on(t.companyId, t.status, t.lastMessageAt, t.id),
+    index("tickets_company_last_id_idx").on(t.companyId, t.lastMessageAt, t.id),
     // The pipeline finds the contact's open or pending ticket on a connection.
     index("tickets_contact_idx").on(t.contactId, t.connectionId, t.status),
   ],

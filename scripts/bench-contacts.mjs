@@ -9,9 +9,14 @@
 // 2. Restarts the server and prints p50/p95 (BENCH_RUNS requests each, sequential) of GET
 //    /api/contacts: the first page, a name search, a phone search, a tag filter, and the 50th page
 //    (keyset cursor walked once, then fetched repeatedly).
-// 3. Imports BENCH_IMPORTS (default "10000,100000") row .xlsx files through POST
+// 3. Imports BENCH_IMPORTS (default "10000,500000") row .xlsx files through POST
 //    /api/contacts/import + /api/jobs/{id}/start and the `jobs` queue, printing rows/s and the
-//    workerd RSS (from /proc, as bench-inbound does) before and at its peak during each import.
+//    workerd RSS (from /proc, as bench-inbound does) before and at its peak during each import, and
+//    p95 of GET /api/health requested one after another while the import runs, against the same
+//    endpoint idle just before (issue 16: the rest of the API keeps answering, target ≤ 3×).
+// 4. (issue 16) The chat list at BENCH_TICKETS tickets (default 100,000, one per seeded contact, on
+//    one seeded connection; statuses, groups, unread and assignment spread over them): p50/p95 of
+//    GET /api/tickets first page, each status and type filter, and a name and phone search.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,8 +27,9 @@ import { XlsxWriter, concatBytes } from "../worker/lib/xlsx-writer.ts";
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const TAGS = Number(process.env.BENCH_TAGS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const IMPORTS = (process.env.BENCH_IMPORTS ?? "10000,100000").split(",").map(Number).filter((n) => n > 0);
+const IMPORTS = (process.env.BENCH_IMPORTS ?? "10000,500000").split(",").map(Number).filter((n) => n > 0);
 const SEED_CHUNK = 100_000;
+const TICKETS = Math.min(Number(process.env.BENCH_TICKETS ?? 100_000), CONTACTS);
 
 /** Runs a command with its stdout discarded (wrangler d1 execute prints every statement's result); throws on failure. */
 function quiet(cmd, args) {
@@ -58,6 +64,20 @@ function seedSql(companyId) {
     );
   }
   lines.push(`INSERT INTO counters (company_id, name, value) VALUES ('${companyId}', 'contacts', ${CONTACTS}) ON CONFLICT (company_id, name) DO UPDATE SET value = excluded.value;`);
+  // The chat list: one ticket per contact for the first TICKETS contacts, on one connection; a
+  // fifth open and assigned to the owner's membership, a fifth closed, the rest pending; 1 in 20
+  // a group; 1 in 3 unread.
+  lines.push(`INSERT INTO connections (id, company_id, name, channel, status, created_at, updated_at) VALUES ('${id("b000", 1)}', '${companyId}', 'Bench', 'whatsapp-cloud', 'CONNECTED', ${at}, ${at});`);
+  for (let from = 0; from < TICKETS; from += SEED_CHUNK) {
+    const to = Math.min(TICKETS, from + SEED_CHUNK) - 1;
+    const range = `WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})`;
+    lines.push(
+      `${range} INSERT INTO tickets (id, company_id, contact_id, connection_id, status, assigned_member_id, is_group, unread_count, last_message_at, last_message_preview, created_at, updated_at) ` +
+        `SELECT '01900000-0000-7000-c000-' || printf('%012d', i), '${companyId}', '01900000-0000-7000-8000-' || printf('%012d', i), '${id("b000", 1)}', ` +
+        `CASE i % 5 WHEN 0 THEN 'open' WHEN 1 THEN 'closed' ELSE 'pending' END, CASE i % 5 WHEN 0 THEN (SELECT id FROM members WHERE company_id = '${companyId}' LIMIT 1) END, ` +
+        `CASE WHEN i % 20 = 7 THEN 1 ELSE 0 END, CASE WHEN i % 3 = 0 THEN 1 ELSE 0 END, ${at} + i * 1000, 'message ' || i, ${at} + i * 1000, ${at} + i * 1000 FROM n;`,
+    );
+  }
   return lines.join("\n");
 }
 
@@ -155,7 +175,39 @@ try {
   if (cursor) await timed("50th page (keyset cursor)", RUNS, async () => `${(await get(`/api/contacts?limit=30&cursor=${encodeURIComponent(cursor)}`)).results.length} rows`);
   else console.log(`  50th page: the list ends at page ${page}`);
 
+  // 4. The chat list at TICKETS tickets.
+  console.log(`\nGET /api/tickets at ${TICKETS.toLocaleString("en-US")} tickets (limit 30, ${RUNS} sequential requests each; target p95 ≤ 50 ms):`);
+  const list = (query) => async () => {
+    const page = await get(`/api/tickets?limit=30${query ? `&${query}` : ""}`);
+    return `${page.results.length} rows, total ${page.total}`;
+  };
+  await timed("first page", RUNS, list(""));
+  for (const status of ["open", "pending", "closed"]) await timed(`status=${status}`, RUNS, list(`status=${status}`));
+  for (const type of ["chats", "unread", "groups", "mine"]) await timed(`type=${type}`, RUNS, list(`type=${type}`));
+  const tpick = Math.floor(TICKETS * 0.37);
+  await timed(`search by name "Contact ${tpick}"`, RUNS, list(`search=${encodeURIComponent(`Contact ${tpick}`)}`));
+  await timed(`search by phone "${String(tpick).padStart(8, "0").slice(-6)}"`, RUNS, list(`search=${String(tpick).padStart(8, "0").slice(-6)}`));
+
   console.log(`\n.xlsx import through the jobs queue (each row: 2 tags and a field value; 0.2% refused):`);
+  // GET /api/health one request after another until `stop()`; answers the sorted times.
+  const healthProbe = () => {
+    const times = [];
+    let running = true;
+    const done = (async () => {
+      while (running) {
+        const h0 = performance.now();
+        const res = await fetch(`${base}/api/health`);
+        await res.arrayBuffer();
+        times.push(performance.now() - h0);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    return async () => {
+      running = false;
+      await done;
+      return times.sort((a, b) => a - b);
+    };
+  };
   let offset = 0;
   for (const rows of IMPORTS) {
     const file = importFile(rows, offset);
@@ -165,6 +217,10 @@ try {
     const rssBefore = workerdRss();
     let peak = rssBefore;
     const sampler = setInterval(() => (peak = Math.max(peak, workerdRss())), 100);
+    const idleStop = healthProbe();
+    await new Promise((r) => setTimeout(r, 3_000));
+    const idle = await idleStop();
+    const busyStop = healthProbe();
     const i0 = performance.now();
     const up = await fetch(`${base}/api/contacts/import`, { method: "POST", headers: auth, body: form });
     const uploaded = await up.json();
@@ -187,11 +243,17 @@ try {
       await new Promise((r) => setTimeout(r, 250));
     }
     const seconds = (performance.now() - i0) / 1000;
+    const busy = await busyStop();
     clearInterval(sampler);
     peak = Math.max(peak, workerdRss());
     console.log(
       `  ${String(rows).padStart(7)} rows (${(file.length / 1024 / 1024).toFixed(1)} MiB .xlsx): ${job.status}, ${job.processed - job.errors} imported, ${job.errors} refused, ` +
         `${seconds.toFixed(1)} s = ${(rows / seconds).toFixed(0)} rows/s (read+staged after ${stagedAt === null ? "?" : ((stagedAt - i0) / 1000).toFixed(1)} s); workerd RSS ${mib(rssBefore)} before, peak ${mib(peak)} (+${mib(peak - rssBefore)})`,
+    );
+    const idle95 = percentile(idle, 95);
+    const busy95 = percentile(busy, 95);
+    console.log(
+      `    GET /api/health p95 idle ${idle95.toFixed(1)} ms (${idle.length} requests), during the import ${busy95.toFixed(1)} ms (${busy.length} requests, max ${busy[busy.length - 1]?.toFixed(0)} ms): ratio ${(busy95 / idle95).toFixed(2)} (target ≤ 3)`,
     );
     if (job.status !== "done") console.log(`    ${job.errorMessage}`);
   }

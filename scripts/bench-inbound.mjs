@@ -4,7 +4,10 @@
 // WhatsApp Cloud API connection, opens the company hub WebSocket, then delivers N signed webhooks
 // (BENCH_CONTACTS contacts × BENCH_MESSAGES messages, BENCH_CONCURRENCY at once) and prints
 // messages/s, p50/p95/p99 from POST to the message pushed on the WebSocket, the worker's peak RSS,
-// and the same load on GET /api/health (no storage) with the ratio between the two.
+// and the same load on GET /api/health (no storage) and on POST /api/dev/bench/d1-insert (one bare D1
+// insert, the platform's own cost of storing a row) with the ratios between them; then
+// BENCH_SERIAL (default 200) messages one at a time for the concurrency-1 latency POST → frame
+// (issue 16).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +17,7 @@ import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
 const PER_CONTACT = Number(process.env.BENCH_MESSAGES ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const SERIAL = Number(process.env.BENCH_SERIAL ?? 200);
 // Messages per contact are sent in rounds: round m+1 starts after round m, as a person types.
 const SECRET = "bench-app-secret";
 
@@ -30,6 +34,7 @@ try {
     "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
     "--var", `WHATSAPP_APP_SECRET:${SECRET}`,
     "--var", `PUBLIC_URL:${base}`,
+    "--var", "BENCH_ENDPOINTS:on",
   ]);
   await waitFor(`${base}/api/health`);
 
@@ -86,7 +91,7 @@ try {
   const t0 = performance.now();
   let failures = 0;
   const failureSamples = new Map();
-  await pool(jobs, CONCURRENCY, async ({ c, m }) => {
+  const deliver = async ({ c, m }) => {
     const from = `55119${String(c).padStart(8, "0")}`;
     const body = `bench ${c}-${m}`;
     const payload = {
@@ -111,15 +116,28 @@ try {
       const key = `${res.status} ${text.slice(0, 120)}`;
       failureSamples.set(key, (failureSamples.get(key) ?? 0) + 1);
     }
-  });
+  };
+  await pool(jobs, CONCURRENCY, deliver);
   const deadline = Date.now() + 30_000;
   while (pushedAt.size < jobs.length - failures && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const elapsed = (performance.now() - t0) / 1000;
   clearInterval(sampler);
+  const latencies = [...startedAt.entries()].flatMap(([body, start]) => (pushedAt.has(body) ? [pushedAt.get(body) - start] : [])).sort((a, b) => a - b);
+
+  // Concurrency 1: one message at a time (new contacts' 2nd message onwards: an open ticket), each
+  // waited for on the socket before the next is posted.
+  const serial = [];
+  for (let i = 0; i < SERIAL; i++) {
+    const job = { c: i % 20, m: PER_CONTACT + i };
+    const body = `bench ${job.c}-${job.m}`;
+    await deliver(job);
+    const until = Date.now() + 5_000;
+    while (!pushedAt.has(body) && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
+    if (pushedAt.has(body)) serial.push(pushedAt.get(body) - startedAt.get(body));
+  }
+  serial.sort((a, b) => a - b);
   closing = true;
   ws.close();
-
-  const latencies = [...startedAt.entries()].flatMap(([body, start]) => (pushedAt.has(body) ? [pushedAt.get(body) - start] : [])).sort((a, b) => a - b);
 
   // Baseline: the same number of requests at the same concurrency on an endpoint with no storage.
   const h0 = performance.now();
@@ -128,9 +146,19 @@ try {
     await res.arrayBuffer();
   });
   const healthElapsed = (performance.now() - h0) / 1000;
+  // Baseline: one bare D1 insert per request (POST /api/dev/bench/d1-insert), same count and concurrency.
+  let insertFailures = 0;
+  const d0 = performance.now();
+  await pool(jobs, CONCURRENCY, async () => {
+    const res = await fetch(`${base}/api/dev/bench/d1-insert`, { method: "POST" });
+    if (res.status !== 200) insertFailures++;
+    await res.arrayBuffer();
+  });
+  const insertElapsed = (performance.now() - d0) / 1000;
 
   const rate = latencies.length / elapsed;
   const healthRate = jobs.length / healthElapsed;
+  const insertRate = (jobs.length - insertFailures) / insertElapsed;
   console.log(`
 inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.length} webhooks, concurrency ${CONCURRENCY}
   stored and pushed:   ${latencies.length} (${failures} non-200 answers, which the provider redelivers; ${reconnects} hub reconnects)${[...failureSamples].map(([k, n]) => `\n    ${n} × ${k}`).join("")}
@@ -138,7 +166,10 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
   latency POST→pushed: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
   worker peak RSS:     ${(peakRss / 1024 / 1024).toFixed(0)} MiB (all workerd processes)
   baseline /api/health: ${healthRate.toFixed(1)} requests/s
-  ratio inbound/health: ${(rate / healthRate).toFixed(3)}
+  ratio inbound/health: ${(rate / healthRate).toFixed(3)} (target ≥ 0.25)
+  baseline bare D1 insert: ${insertRate.toFixed(1)} requests/s (${insertFailures} failures)
+  ratio inbound/insert: ${(rate / insertRate).toFixed(3)} (target ≥ 0.5)
+  concurrency 1, POST→frame: ${serial.length} of ${SERIAL}, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 30 ms)
 `);
 } finally {
   server?.kill("SIGTERM");

@@ -4,6 +4,8 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { crc32, deflateSync } from "node:zlib";
 
 export const root = new URL("..", import.meta.url).pathname;
 
@@ -156,6 +158,97 @@ export async function seedDemo(baseUrl) {
   return "created";
 }
 
+/** The demo franchise (issue 14) `npm start` seeds, and its administrator (also printed in the README). */
+export const DEMO_FRANCHISE = {
+  name: "Demo Franchise",
+  hostname: "demo-franchise.localhost",
+  primaryColor: "#7c3aed",
+  admin: {
+    name: "Demo Franchise Admin",
+    email: "franchise@conversa.local",
+    password: "conversa-franchise",
+    phone: "+55 11 99999-0001",
+    companyName: "Demo Franchise Client",
+  },
+};
+
+/** A 64×64 PNG of one colour (`#rrggbb`): the demo franchise's logo, made without an image library. */
+export function solidPng(hex, size = 64) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const row = Buffer.alloc(1 + size * 3);
+  for (let x = 0; x < size; x++) row.set([r, g, b], 1 + x * 3);
+  const raw = Buffer.concat(Array.from({ length: size }, () => row));
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, "ascii");
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, "ascii"), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/**
+ * Seeds the demo franchise through the API, as the platform administrator (the demo owner) and the
+ * franchise's administrator would: the franchise with its colour, the hostname
+ * demo-franchise.localhost, its administrator registered on that hostname (so their company, "Demo
+ * Franchise Client", is the franchise's own company), added as administrator, and a logo and favicon
+ * uploaded in the franchise settings. Idempotent: answers "existing" when the administrator can sign in.
+ * Needs FRANCHISE_MODE on and the demo owner in PLATFORM_ADMINS. `persistTo`: the local state
+ * folder when it is not the default one (for the dev outbox).
+ */
+export async function seedDemoFranchise(baseUrl, persistTo) {
+  const json = async (method, path, { token, body, host } = {}) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { ...(payload ? { "Content-Type": "application/json" } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+    const res = host ? await requestWithHost(baseUrl, host, method, `/api${path}`, headers, payload) : await fetch(`${baseUrl}/api${path}`, { method, headers, body: payload });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`demo franchise: ${method} ${path} → ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+  const f = DEMO_FRANCHISE;
+  const existing = await fetch(`${baseUrl}/api/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: f.admin.email, password: f.admin.password }) });
+  if (existing.ok) return "existing";
+  const { token: owner } = await json("POST", "/login", { body: { email: DEMO.email, password: DEMO.password } });
+  const franchise = await json("POST", "/admin/franchises", { token: owner, body: { name: f.name, primaryColor: f.primaryColor } });
+  await json("POST", `/admin/franchises/${franchise.id}/hostnames`, { token: owner, body: { hostname: f.hostname } });
+  const port = new URL(baseUrl).port;
+  const { token: admin } = await json("POST", "/register", { host: `${f.hostname}${port ? `:${port}` : ""}`, body: f.admin });
+  await verifyFromOutbox(baseUrl, admin, f.admin.email, persistTo);
+  await json("POST", `/admin/franchises/${franchise.id}/admins`, { token: owner, body: { email: f.admin.email } });
+  const form = new FormData();
+  form.append("notInCompany", "Fale com a Demo Franchise para criar a sua empresa.");
+  form.append("notPaid", "Sua fatura está em aberto: fale com a Demo Franchise.");
+  form.append("logo", new File([solidPng(f.primaryColor)], "logo.png", { type: "image/png" }));
+  form.append("favicon", new File([solidPng(f.primaryColor, 32)], "favicon.png", { type: "image/png" }));
+  const put = await fetch(`${baseUrl}/api/franchise`, { method: "PUT", headers: { Authorization: `Bearer ${admin}` }, body: form });
+  if (!put.ok) throw new Error(`demo franchise: PUT /franchise → ${put.status} ${await put.text()}`);
+  return "created";
+}
+
+/**
+ * An HTTP request to `baseUrl`'s server with another `Host` (a franchise's *.localhost hostname),
+ * over node:http (fetch does not let a caller set Host). Answers a fetch-like Response.
+ */
+function requestWithHost(baseUrl, host, method, path, headers, body) {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname: url.hostname, port: url.port, method, path, headers: { ...headers, Host: host } }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500 })));
+    });
+    req.on("error", reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
 /**
  * Demo data of the demo company, made through the API like a person would: a sandbox connection to
  * pair (with greeting and farewell messages), tags, a custom field, a few contacts, CRM columns,
@@ -264,4 +357,53 @@ export function workerdRss() {
     }
   }
   return total;
+}
+
+/** Whether a real Asaas key is configured for `npm start` (the environment or .dev.vars). */
+export function asaasConfigured() {
+  const devVars = existsSync(`${root}.dev.vars`) ? readFileSync(`${root}.dev.vars`, "utf8") : "";
+  return Boolean(process.env.ASAAS_API_KEY) || /^\s*ASAAS_API_KEY\s*=\s*\S/m.test(devVars);
+}
+
+/**
+ * Billing demo data (issue 13), idempotent: three plans on sale (monthly, yearly, lifetime) created
+ * by the demo owner as platform administrator, and the demo company on the lifetime plan, paid with
+ * the sandbox's approved test card, so `npm start` never locks it. Skipped payment when a real Asaas
+ * key is configured (.dev.vars or the environment): the sandbox provider is then not in use.
+ */
+export async function seedDemoBilling(baseUrl) {
+  const json = async (method, path, token, body) => {
+    const res = await fetch(`${baseUrl}/api${path}`, {
+      method,
+      headers: { ...(body ? { "Content-Type": "application/json" } : {}), Authorization: `Bearer ${token}` },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`demo billing: ${method} ${path} → ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+  const login = await fetch(`${baseUrl}/api/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: DEMO.email, password: DEMO.password }) });
+  if (!login.ok) throw new Error(`demo billing: login → ${login.status}`);
+  const { token } = await login.json();
+  let plans = (await json("GET", "/admin/plans", token)).results;
+  if (plans.length === 0) {
+    for (const plan of [
+      { name: "Mensal", priceCents: 9900, cycle: "monthly", maxMembers: 5, maxConnections: 2, features: ["internal_chats", "broadcasts", "crm", "keywords", "quick_messages", "flow"] },
+      { name: "Anual", priceCents: 99000, cycle: "yearly", maxMembers: 10, maxConnections: 5, features: ["internal_chats", "broadcasts", "shipping_cycles", "crm", "keywords", "webhooks", "quick_messages", "flow", "integration"] },
+      { name: "Vitalício", priceCents: 299000, cycle: "lifetime", maxMembers: null, maxConnections: null, features: ["internal_chats", "broadcasts", "shipping_cycles", "crm", "keywords", "webhooks", "quick_messages", "flow", "integration"] },
+    ]) await json("POST", "/admin/plans", token, plan);
+    plans = (await json("GET", "/admin/plans", token)).results;
+  }
+  if (asaasConfigured()) return "plans only (Asaas configured)";
+  const current = await json("GET", "/companies/subscription", token);
+  if (current.plan?.cycle === "lifetime" && current.status === "active") return "existing";
+  const lifetime = plans.find((p) => p.cycle === "lifetime" && p.active);
+  if (!lifetime) return "no lifetime plan";
+  await json("POST", "/companies/subscription", token, {
+    planId: lifetime.id,
+    billingType: "CREDIT_CARD",
+    creditCard: { holderName: "DEMO OWNER", number: "4111111111111111", expiryMonth: 12, expiryYear: 2099, ccv: "123" },
+    holder: { name: DEMO.name, email: DEMO.email, cpfCnpj: "52998224725", postalCode: "01310100", address: "Avenida Paulista", addressNumber: "1000", province: "Bela Vista", city: "São Paulo", state: "SP", phone: "11987654321" },
+  });
+  return "lifetime";
 }

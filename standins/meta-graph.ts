@@ -29,6 +29,10 @@ export type StandInNumber = {
   verifiedName?: string;
   /** GREEN, YELLOW, RED or UNKNOWN. */
   qualityRating?: string;
+  /** `whatsapp_business_manager_messaging_limit` (default TIER_250, a new portfolio's). */
+  messagingLimit?: string;
+  /** `throughput.level` (default STANDARD). */
+  throughputLevel?: string;
   tokens: string[];
   /** When set, every lookup of this number answers this status with Meta's error body (outages). */
   failWith?: { status: number; code?: number; message?: string };
@@ -284,10 +288,12 @@ export async function startMetaStandIn(
             return json(res, 400, unsupportedGet(id));
           }
           const fields = new Set((url.searchParams.get("fields") ?? "display_phone_number,verified_name,quality_rating").split(",").map((f) => f.trim()));
-          const answer: Record<string, string> = {};
+          const answer: Record<string, unknown> = {};
           if (fields.has("display_phone_number")) answer.display_phone_number = number.displayPhoneNumber;
           if (fields.has("verified_name")) answer.verified_name = number.verifiedName ?? "Test Number";
           if (fields.has("quality_rating")) answer.quality_rating = number.qualityRating ?? "GREEN";
+          if (fields.has("whatsapp_business_manager_messaging_limit")) answer.whatsapp_business_manager_messaging_limit = number.messagingLimit ?? "TIER_250";
+          if (fields.has("throughput")) answer.throughput = { level: number.throughputLevel ?? "STANDARD" };
           answer.id = number.phoneNumberId;
           return json(res, 200, answer);
         }

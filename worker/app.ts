@@ -18,6 +18,7 @@ import { files } from "./routes/files";
 import { connectionsRoutes } from "./routes/connections";
 import { rejectedEventsRoutes } from "./routes/rejected-events";
 import { channelsRoutes } from "./routes/channels";
+import { instagramChannelRoutes, instagramCommentRulesRoutes } from "./routes/instagram";
 import { ticketsRoutes } from "./routes/tickets";
 import { realtimeRoutes } from "./routes/realtime";
 import { mediaRoutes } from "./routes/media";
@@ -43,6 +44,10 @@ import { eventSubscriptionsRoutes } from "./routes/event-subscriptions";
 import { operatingHoursRoutes } from "./routes/operating-hours";
 import { dataCleanupRoutes } from "./routes/data-cleanup";
 import { internalChatsRoutes } from "./routes/internal-chats";
+import { billingPublicRoutes, devClockRoutes, invoicesRoutes, plansRoutes, subscriptionRoutes } from "./routes/billing";
+import { adminCouponsRoutes, adminPlansRoutes } from "./routes/admin-plans";
+import { franchiseRoutes } from "./routes/franchise";
+import { adminFranchisesRoutes } from "./routes/admin-franchises";
 
 export const app = new Hono<HonoEnv>().basePath("/api");
 
@@ -63,18 +68,24 @@ const routes = app
   .route("/companies/default-flows", defaultFlowsRoutes)
   .route("/companies/operating-hours", operatingHoursRoutes)
   .route("/companies/delete-data", dataCleanupRoutes)
+  .route("/companies/subscription", subscriptionRoutes)
   .route("/companies", companiesRoutes)
   .route("/user", userRoutes)
   .route("/files", files)
   // Before connectionsRoutes: templates are readable with `broadcasts` or `flow` too.
   .route("/connections", templatesRoutes)
+  // Before connectionsRoutes and channelsRoutes: Instagram's comment rules and its own webhook (issue 15).
+  .route("/connections", instagramCommentRulesRoutes)
   .route("/connections", connectionsRoutes)
   .route("/connections", rejectedEventsRoutes)
+  .route("/channels/instagram", instagramChannelRoutes)
   .route("/channels", channelsRoutes)
   .route("/tickets", ticketFlowRoutes)
   .route("/tickets", ticketsRoutes)
   .route("/ws", realtimeRoutes)
   .route("/media", mediaRoutes)
+  // Before devBenchRoutes (whose gate answers 404 for every /dev path without BENCH_ENDPOINTS).
+  .route("/dev/clock", devClockRoutes)
   .route("/dev", devBenchRoutes)
   // Before contactsRoutes: POST /contacts/import and /contacts/export are answered here.
   .route("/contacts", contactFileRoutes)
@@ -99,7 +110,15 @@ const routes = app
   .route("/hooks", hooksRoutes)
   .route("/internal-chats", internalChatsRoutes)
   .route("/dashboard", dashboardRoutes)
-  .route("/admin/announcements", adminAnnouncementsRoutes);
+  .route("/admin/announcements", adminAnnouncementsRoutes)
+  .route("/plans", plansRoutes)
+  .route("/invoices", invoicesRoutes)
+  .route("/billing", billingPublicRoutes)
+  .route("/admin/plans", adminPlansRoutes)
+  .route("/admin/coupons", adminCouponsRoutes)
+  // Franchises (issue 14): 404 for all of them while FRANCHISE_MODE is off (worker/middleware/franchise.ts).
+  .route("/franchise", franchiseRoutes)
+  .route("/admin/franchises", adminFranchisesRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } }, 404));
 

@@ -26,6 +26,31 @@ export type AppEnv = Env & {
   WHATSAPP_APP_SECRET?: string;
   /** The token Meta's verification handshake must present (hub.verify_token). */
   WHATSAPP_VERIFY_TOKEN?: string;
+  /** Instagram app id (business login, issue 15): `client_id` of the authorisation page and the token exchange. */
+  INSTAGRAM_APP_ID?: string;
+  /** Instagram app secret: the token exchange's `client_secret` and the HMAC key of Instagram webhooks' X-Hub-Signature-256. */
+  INSTAGRAM_APP_SECRET?: string;
+  /** The token Instagram's webhook verification handshake must present (hub.verify_token). */
+  INSTAGRAM_VERIFY_TOKEN?: string;
+  /** Instagram Graph API base with its version; https://graph.instagram.com/v23.0 when unset. Tests point it at the stand-in. */
+  INSTAGRAM_GRAPH_URL?: string;
+  /**
+   * Base of Instagram's OAuth endpoints (`/oauth/authorize`, `/oauth/access_token`). Unset: the
+   * authorisation page is https://www.instagram.com and the code exchange https://api.instagram.com.
+   * Tests and `npm start` point it at the stand-in.
+   */
+  INSTAGRAM_OAUTH_URL?: string;
+  /**
+   * WhatsApp by QR code (issue 15): the Evolution API v2 server that holds the WhatsApp Web
+   * sessions of `whatsapp-qr` connections, e.g. https://evo.example.com (a connection may name its
+   * own). Unset and no per-connection server: such connections cannot be created. Tests, the e2e
+   * run and `npm start` point it at standins/evolution.ts.
+   */
+  EVOLUTION_API_URL?: string;
+  /** The Evolution server's global API key (its AUTHENTICATION_API_KEY), sent as the `apikey` header. */
+  EVOLUTION_API_KEY?: string;
+  /** Test only: control origin of standins/evolution.ts (vitest.config.mts). */
+  EVOLUTION_STANDIN_ORIGIN?: string;
   /**
    * Graph API base (with version) the facebook pixel block posts Conversions API events to;
    * https://graph.facebook.com/v23.0 when unset. Tests point it at the loopback stand-in.
@@ -83,4 +108,32 @@ export type AppEnv = Env & {
    * (1) when ENVIRONMENT is "production" or unset (worker/lib/broadcasts-limits.ts).
    */
   BROADCAST_DELAY_SCALE?: string;
+  /**
+   * Franchises (issue 14): Cloudflare's API base for custom hostnames (Cloudflare for SaaS);
+   * https://api.cloudflare.com/client/v4 when unset. Tests and `npm start` point it at
+   * standins/cloudflare.ts (worker/lib/custom-hostnames.ts).
+   */
+  CF_API_URL?: string;
+  /** API token with "SSL and Certificates: Edit" on CF_ZONE_ID; unset: hostnames are not registered at Cloudflare. */
+  CF_API_TOKEN?: string;
+  /** The zone (our SaaS zone) custom hostnames are added to. */
+  CF_ZONE_ID?: string;
+  /**
+   * Billing (issue 13; worker/billing): the payment provider, "sandbox" (local default: everything
+   * in D1, test cards, a simulate-payment button) or "asaas". Default: "asaas" when ASAAS_API_KEY
+   * is set, else "sandbox".
+   */
+  BILLING_PROVIDER?: string;
+  /** Asaas API base with /v3, e.g. https://api.asaas.com/v3 (default) or https://api-sandbox.asaas.com/v3. */
+  ASAAS_API_URL?: string;
+  /** Asaas API key (header `access_token`); selects the asaas provider when set. */
+  ASAAS_API_KEY?: string;
+  /** The token Asaas sends in `asaas-access-token` on webhooks (32–255 characters); webhooks answer 401 without it. */
+  ASAAS_WEBHOOK_TOKEN?: string;
+  /** Trial length in days for new companies (default 7). */
+  TRIAL_DAYS?: string;
+  /** Days after an unpaid due date before a company is suspended (default 3). */
+  BILLING_GRACE_DAYS?: string;
+  /** Days before a due date the reminder mail is sent (default 3). */
+  BILLING_REMINDER_DAYS?: string;
 };

@@ -2,7 +2,8 @@
  * Worker entry. The worker runs first for every request (wrangler.toml `[assets] run_worker_first
  * = true`): /api/* goes to the Hono app; everything else is the React app from the static assets
  * (`env.ASSETS`, single-page-application fallback), answered with the app's security headers
- * (worker/lib/security-headers.ts: CSP, Referrer-Policy, Permissions-Policy, nosniff). When
+ * (worker/lib/security-headers.ts: CSP, Referrer-Policy, Permissions-Policy, nosniff); on a
+ * franchise's hostname the app's HTML is rebranded first (worker/lib/branding.ts, issue 14). When
  * MEDIA_ORIGIN is set to a separate origin, that origin answers GET /api/media/* and nothing else.
  * Queue batches go to their consumer by queue name (wrangler.toml `[[queues.consumers]]`).
  */
@@ -10,8 +11,11 @@ import { app } from "./app";
 import type { AppEnv } from "./env";
 import { mediaOrigin } from "./lib/media";
 import { withAppHeaders } from "./lib/security-headers";
+import { isHtmlResponse, rewriteAppHtml } from "./lib/branding";
+import { resolveFranchise } from "./lib/franchise-host";
 import { MEDIA_CSP } from "./lib/sniff";
 import { consumeJobs, JOBS_DLQ, JOBS_QUEUE } from "./queues/jobs";
+import { scheduled as runScheduled } from "./scheduled";
 import { consumeWebhookEvents, WEBHOOK_EVENTS_DLQ, WEBHOOK_EVENTS_QUEUE } from "./queues/webhook-events";
 import { consumeEventDeliveries, EVENT_DELIVERIES_DLQ, EVENT_DELIVERIES_QUEUE } from "./queues/event-deliveries";
 
@@ -41,7 +45,10 @@ export default {
       return new Response("Not found.", { status: 404, headers: { "Content-Security-Policy": MEDIA_CSP, "X-Content-Type-Options": "nosniff" } });
     }
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return app.fetch(request, env, ctx);
-    return withAppHeaders(await env.ASSETS.fetch(request), url, env);
+    const asset = await env.ASSETS.fetch(request);
+    // A franchise host gets the app's HTML rebranded at the first byte (worker/lib/branding.ts).
+    const brand = isHtmlResponse(asset) ? await resolveFranchise(env, url.host) : null;
+    return withAppHeaders(brand ? rewriteAppHtml(asset, brand) : asset, url, env);
   },
   async queue(batch, env) {
     if (batch.queue === JOBS_QUEUE) return consumeJobs(batch, env);
@@ -52,5 +59,9 @@ export default {
     if (batch.queue === EVENT_DELIVERIES_DLQ) return consumeEventDeliveries(batch, env, true);
     console.error(`[queue] no consumer for ${batch.queue}; ${batch.messages.length} message(s) retried`);
     batch.retryAll({ delaySeconds: 60 });
+  },
+  // Cron Triggers (wrangler.toml [triggers]): the jobs of worker/scheduled.ts.
+  scheduled(controller, env, ctx) {
+    return runScheduled(controller, env, ctx);
   },
 } satisfies ExportedHandler<AppEnv>;

@@ -106,7 +106,7 @@ export const CUSTOM_FIELD_CONDITIONS: Readonly<Record<string, readonly FilterCon
 };
 
 /** The channels a `channel` filter may name (schema/connections.ts CHANNELS). */
-export const FILTER_CHANNELS = ["sandbox", "whatsapp-cloud", "instagram"] as const;
+export const FILTER_CHANNELS = ["sandbox", "whatsapp-cloud", "instagram", "whatsapp-qr"] as const;
 
 /** Most filters one broadcast may combine (all must match: AND). */
 export const MAX_BROADCAST_FILTERS = 20;

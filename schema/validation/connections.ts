@@ -27,6 +27,26 @@ export const connectionCreateInput = z.discriminatedUnion(
       wabaId: z.string().trim().regex(/^\d{5,32}$/, { error: "invalid_waba_id" }).optional(),
       accessToken: z.string({ error: "required" }).trim().min(20, { error: "invalid_access_token" }).max(2048, { error: "too_long" }),
     }),
+    // WhatsApp by QR code through Evolution API (issue 15). `phone` (the business number) also gets
+    // a pairing code; `evolutionUrl` + `evolutionApiKey` name this connection's own server (both or
+    // neither; else EVOLUTION_API_URL / EVOLUTION_API_KEY).
+    z
+      .object({
+        channel: z.literal("whatsapp-qr"),
+        name: nameSchema,
+        phone: optionalPhone,
+        greetingMessage: message,
+        farewellMessage: message,
+        evolutionUrl: z.preprocess(
+          (v) => (v === "" || v === null ? undefined : v),
+          z
+            .url({ protocol: /^https?$/, error: "invalid_url" })
+            .max(500, { error: "too_long" })
+            .optional(),
+        ),
+        evolutionApiKey: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().trim().min(8, { error: "too_short" }).max(500, { error: "too_long" }).optional()),
+      })
+      .refine((v) => (v.evolutionUrl === undefined) === (v.evolutionApiKey === undefined), { error: "required", path: ["evolutionApiKey"] }),
   ],
   { error: "invalid_channel" },
 );

@@ -77,4 +77,26 @@ export type TemplateRefInput = z.input<typeof templateRefInput>;
  * language and its parameter values in order, already rendered for the contact; `parameterNames`
  * for a NAMED template (the template's `headerParams` / `bodyParams`).
  */
-export type TemplateSend = Pick<TemplateRef, "name" | "language" | "headerParams" | "bodyParams"> & { parameterNames?: { header: string[]; body: string[] } };
+export type TemplateSend = Pick<TemplateRef, "name" | "language" | "headerParams" | "bodyParams"> & {
+  parameterNames?: { header: string[]; body: string[] };
+  /**
+   * Values of the template's buttons (wire-formats-wave2.md §4.2): `index` the button's position
+   * (0-based); `subType` `url` (the dynamic URL suffix), `quick_reply` (the payload sent back when
+   * pressed) or `copy_code` (the coupon code); `text` the value.
+   */
+  buttonParams?: TemplateButtonParam[];
+};
+
+/** One button's value of a template send (see TemplateSend). */
+export type TemplateButtonParam = { index: number; subType: "url" | "quick_reply" | "copy_code"; text: string };
+
+/**
+ * The send sub_type of button `index` of a synced template: Meta's button `type` (URL,
+ * QUICK_REPLY, COPY_CODE) in its BUTTONS component; `url` when the template is not known here (a
+ * URL suffix is the common button variable).
+ */
+export function buttonSubType(template: Pick<TemplateAnswer, "components"> | null | undefined, index: number): TemplateButtonParam["subType"] {
+  const buttons = template?.components.find((c) => c.type.toUpperCase() === "BUTTONS")?.buttons ?? [];
+  const type = buttons[index]?.type.toUpperCase();
+  return type === "QUICK_REPLY" ? "quick_reply" : type === "COPY_CODE" ? "copy_code" : "url";
+}

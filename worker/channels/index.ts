@@ -2,6 +2,8 @@
 import type { ConnectionRow } from "../../schema";
 import type { AppEnv } from "../env";
 import { injectedSendFailure } from "../lib/faults";
+import { evolutionAdapter } from "./evolution";
+import { instagramAdapterOf } from "./instagram";
 import { sandboxAdapter } from "./sandbox";
 import type { ChannelAdapter } from "./types";
 import { DEFAULT_GRAPH_URL, whatsappCloudAdapter } from "./whatsapp-cloud";
@@ -24,14 +26,16 @@ export function adapterFor(env: AppEnv, connection: Pick<ConnectionRow, "channel
     case "sandbox":
       return sandboxAdapter(env);
     case "instagram":
-      throw new Error("The Instagram adapter arrives with the Instagram issue.");
+      return instagramAdapterOf(env, secretsKey(env), () => injectedSendFailure(env));
+    case "whatsapp-qr":
+      return evolutionAdapter(env, secretsKey(env));
   }
 }
 
 /** Providers as they appear in `/api/channels/{provider}/webhook`, and the channel each serves. */
-export const PROVIDERS = { whatsapp: "whatsapp-cloud", sandbox: "sandbox" } as const satisfies Record<string, ConnectionRow["channel"]>;
+export const PROVIDERS = { whatsapp: "whatsapp-cloud", sandbox: "sandbox", evolution: "whatsapp-qr" } as const satisfies Record<string, ConnectionRow["channel"]>;
 
 /** The channel of a provider path segment, or null for an unknown provider. */
 export function channelOfProvider(provider: string): ConnectionRow["channel"] | null {
-  return provider === "whatsapp" || provider === "sandbox" ? PROVIDERS[provider] : null;
+  return Object.entries(PROVIDERS).find(([name]) => name === provider)?.[1] ?? null;
 }

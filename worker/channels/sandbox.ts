@@ -15,7 +15,7 @@ import { getDb } from "../lib/db";
 import { AppError, unauthorized, validationError } from "../lib/errors";
 import { injectedSendFailure } from "../lib/faults";
 import { sandboxDeviceOf } from "../lib/realtime";
-import type { ChannelAdapter, InboundEvent } from "./types";
+import type { ChannelAdapter, ChannelCapabilities, InboundEvent } from "./types";
 
 /** How long a pairing QR code or phone code stays valid (ms). */
 export const PAIRING_TTL_MS = 60_000;
@@ -73,9 +73,13 @@ function normalise(event: SandboxEvent): InboundEvent {
   }
 }
 
+/** The sandbox phone mimics WhatsApp Cloud: buttons and lists, presence, quoted replies; no templates. */
+export const SANDBOX_CAPABILITIES: ChannelCapabilities = { buttons: true, lists: true, templates: false, presence: true, quotedReplies: true, maxButtons: 3 };
+
 export function sandboxAdapter(env: AppEnv): ChannelAdapter {
   return {
     channel: "sandbox",
+    capabilities: SANDBOX_CAPABILITIES,
 
     /**
      * The phone's events `{events: [...]}` with its device token (401 otherwise; 400 naming the

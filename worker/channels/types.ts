@@ -48,6 +48,13 @@ export type InboundMessage = {
    */
   identityChange?: { externalId: string; phone?: string };
   /**
+   * A flow this message starts, named by the channel (issue 15, Instagram: a story mention starts
+   * the connection's story-mention flow; the first DM after a comment's private reply starts the
+   * comment rule's flow). It takes the message after a run in progress and before keyword
+   * triggers, unless a member has the conversation open.
+   */
+  startFlowId?: string;
+  /**
    * The message is only a placeholder for content this version cannot show: the raw payload is kept
    * as a rejected event when the message is first stored (not again on a redelivery).
    */
@@ -162,6 +169,26 @@ export type Recipient = { externalId: string; phone?: string | null };
 export type PairingChallenge = { qrValue: string; code: string; expiresAt: number };
 
 /**
+ * What a channel can show or do beyond plain text and media (issue 15). The flow engine reads it
+ * to degrade interactive messages: a channel without `buttons`/`lists` gets a numbered text menu
+ * instead ("1. Option"), answered by number or by the option's title.
+ */
+export type ChannelCapabilities = {
+  /** Reply buttons (WhatsApp Cloud interactive `button`). */
+  readonly buttons: boolean;
+  /** List messages (WhatsApp Cloud interactive `list`). */
+  readonly lists: boolean;
+  /** Approved message templates (WhatsApp Cloud only). */
+  readonly templates: boolean;
+  /** Typing/recording indicators towards the customer. */
+  readonly presence: boolean;
+  /** Sending a reply that quotes an earlier message. */
+  readonly quotedReplies: boolean;
+  /** Most reply buttons one message may carry (WhatsApp Cloud: 3), when `buttons`. */
+  readonly maxButtons?: number;
+};
+
+/**
  * One provider. Sending, presence and read receipts go out through it; every delivery the provider
  * makes to us comes in through `receive` (which authenticates it its own way: a signature, a device
  * token) and leaves as normalised events routed to a connection, connection-state changes included.
@@ -169,6 +196,8 @@ export type PairingChallenge = { qrValue: string; code: string; expiresAt: numbe
  */
 export interface ChannelAdapter {
   readonly channel: Channel;
+  /** What the channel can show (interactive messages, templates, presence, quoted replies). */
+  readonly capabilities: ChannelCapabilities;
   /**
    * Authenticates one delivery of the provider and normalises it. Throws AppError: 401 when the
    * caller is not the provider (bad signature, unknown device), 400 when the body is malformed.
@@ -178,6 +207,11 @@ export interface ChannelAdapter {
   pair?(connection: ConnectionRow, origin: string): Promise<PairingChallenge>;
   /** Ends the device link (logs the device out); the connection's status is set by the caller. */
   disconnect?(connection: ConnectionRow): Promise<void>;
+  /**
+   * Releases what the provider holds for a connection being deleted (Evolution: deletes the
+   * instance). Called instead of `disconnect` when present; never fails the deletion.
+   */
+  remove?(connection: ConnectionRow): Promise<void>;
   /**
    * Sends one message; never throws for provider-side failures (they come back as `ok: false`).
    * `reference` (our message id) travels with the send where the provider echoes it back in its

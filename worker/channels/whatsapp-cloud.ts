@@ -13,7 +13,7 @@ import { AppError, unauthorized } from "../lib/errors";
 import { verifyHubSignature } from "../lib/hmac";
 import { decryptSecret } from "../lib/secrets";
 import { WebhookShapeError, parseWhatsAppWebhook } from "./whatsapp-parse";
-import type { ChannelAdapter, InboundMedia, OutboundMessage, Recipient, SendResult } from "./types";
+import type { ChannelAdapter, ChannelCapabilities, InboundMedia, OutboundMessage, Recipient, SendResult } from "./types";
 import { fetchTemplates, templateMessageBody } from "./whatsapp-templates";
 
 /** Meta's Graph API base, with the version this adapter was written against. */
@@ -132,6 +132,14 @@ export type CloudNumberProof = {
   qualityRating: "GREEN" | "YELLOW" | "RED" | "UNKNOWN";
   /** The display number in E.164 ("+15550100001"), null when it holds no plausible number. */
   phone: string | null;
+  /**
+   * The messaging limit (`whatsapp_business_manager_messaging_limit`, e.g. `TIER_250`, `TIER_2K`,
+   * `TIER_UNLIMITED`): unique users reachable outside a service window per moving 24 h; null when
+   * Meta did not say (platform-limits.md "Messaging limits").
+   */
+  messagingTier: string | null;
+  /** Meta's throughput level of the number (`STANDARD` 80 msg/s, `HIGH` 1,000), null when not said. */
+  throughputLevel: string | null;
 };
 
 const QUALITY_RATINGS = ["GREEN", "YELLOW", "RED", "UNKNOWN"] as const;
@@ -141,6 +149,8 @@ const phoneNumberAnswer = z.object({
   display_phone_number: z.string().min(1),
   verified_name: z.string().optional(),
   quality_rating: z.string().optional(),
+  whatsapp_business_manager_messaging_limit: z.string().max(40).optional(),
+  throughput: z.object({ level: z.string().max(40).optional() }).optional(),
 });
 
 /** How long the proof lookup may take before Meta counts as unavailable (ms). */
@@ -157,9 +167,13 @@ export function displayNumberToE164(display: string): string | null {
   return parsed?.number ?? `+${digits}`;
 }
 
+/** WhatsApp Cloud API: reply buttons (at most 3), lists, templates, typing indicator, quoted replies. */
+export const WHATSAPP_CLOUD_CAPABILITIES: ChannelCapabilities = { buttons: true, lists: true, templates: true, presence: true, quotedReplies: true, maxButtons: 3 };
+
 /**
  * Proves that `accessToken` may use `phoneNumberId`: `GET {graphUrl}/{phoneNumberId}?fields=
- * display_phone_number,verified_name,quality_rating` with the token as bearer (Meta "WhatsApp
+ * display_phone_number,verified_name,quality_rating,throughput,whatsapp_business_manager_messaging_limit`
+ * with the token as bearer (the messaging tier and throughput level come with it; Meta "WhatsApp
  * Business Phone Number" node; shared/reference/wire-formats-wave2.md §4.4). Only a 200 answer that
  * names this very id proves it.
  *
@@ -177,7 +191,7 @@ export async function proveCloudNumber(
 ): Promise<CloudNumberProof> {
   const doFetch = options.fetch ?? fetch;
   const base = options.graphUrl.replace(/\/+$/, "");
-  const url = `${base}/${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name,quality_rating`;
+  const url = `${base}/${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name,quality_rating,throughput,whatsapp_business_manager_messaging_limit`;
   let res: Response;
   let text: string;
   try {
@@ -196,6 +210,8 @@ export async function proveCloudNumber(
       verifiedName: answer.data.verified_name?.trim() || null,
       qualityRating: QUALITY_RATINGS.find((q) => q === rating) ?? "UNKNOWN",
       phone: displayNumberToE164(answer.data.display_phone_number),
+      messagingTier: answer.data.whatsapp_business_manager_messaging_limit?.trim().toUpperCase() || null,
+      throughputLevel: answer.data.throughput?.level?.trim().toUpperCase() || null,
     };
   }
   const failure = errorAnswer.safeParse(json);
@@ -262,6 +278,7 @@ export function whatsappCloudAdapter(options: WhatsAppCloudOptions): ChannelAdap
 
   return {
     channel: "whatsapp-cloud",
+    capabilities: WHATSAPP_CLOUD_CAPABILITIES,
     confirmsByReference: true,
 
     /**

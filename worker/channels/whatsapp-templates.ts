@@ -130,13 +130,26 @@ export async function fetchTemplates(options: { graphUrl: string; fetch?: typeof
 
 const unavailable = () => new AppError("provider_unavailable", "Meta's Graph API could not be reached. Try again in a moment.");
 
-/** The `type: "template"` body of a Cloud API send (wire-formats-wave2.md §4.2). */
+/**
+ * The `type: "template"` body of a Cloud API send (wire-formats-wave2.md §4.2): header and body
+ * parameters in order, then one `button` component per button value (`sub_type`, `index` as a
+ * string, a `text`, `payload` or `coupon_code` parameter).
+ */
 export function templateMessageBody(template: TemplateSend): Record<string, unknown> {
   const parameters = (values: string[], names: string[] | undefined) =>
     values.map((text, i) => ({ type: "text", text, ...(names?.[i] ? { parameter_name: names[i] } : {}) }));
   const components: Record<string, unknown>[] = [];
   if (template.headerParams.length) components.push({ type: "header", parameters: parameters(template.headerParams, template.parameterNames?.header) });
   if (template.bodyParams.length) components.push({ type: "body", parameters: parameters(template.bodyParams, template.parameterNames?.body) });
+  for (const button of [...(template.buttonParams ?? [])].sort((a, b) => a.index - b.index)) {
+    const parameter =
+      button.subType === "quick_reply"
+        ? { type: "payload", payload: button.text }
+        : button.subType === "copy_code"
+          ? { type: "coupon_code", coupon_code: button.text }
+          : { type: "text", text: button.text };
+    components.push({ type: "button", sub_type: button.subType, index: String(button.index), parameters: [parameter] });
+  }
   return { type: "template", template: { name: template.name, language: { code: template.language }, ...(components.length ? { components } : {}) } };
 }
 

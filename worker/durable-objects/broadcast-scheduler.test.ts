@@ -257,4 +257,67 @@ describe("BroadcastScheduler", () => {
     expect(sends.map(recipientOf)).toEqual([waId]);
     expect((sends[0]?.at ?? 0) - (refused[0]?.at ?? 0)).toBeGreaterThanOrEqual(500);
   });
+
+  it("outside the window the template goes out with its body and URL-button values, and stays in the contact's ticket as sent", { timeout: 60_000 }, async () => {
+    const s = await setup();
+    const wabaId = String(100_000_000 + Math.floor(Math.random() * 899_999_999));
+    await expectStatus(await call("PUT", `/api/connections/${s.connectionId}`, { token: s.token, body: { wabaId } }), 200);
+    const templates = await fetch(`${env.META_STANDIN_ORIGIN}/__templates`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        wabaId,
+        templates: [
+          {
+            name: "oferta_link",
+            language: "pt_BR",
+            status: "APPROVED",
+            category: "MARKETING",
+            id: "777",
+            components: [
+              { type: "BODY", text: "Olá {{1}}, sua oferta chegou." },
+              { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Parar" }, { type: "URL", text: "Ver oferta", url: "https://loja.example/o/{{1}}" }] },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(templates.status).toBe(200);
+    await templates.arrayBuffer();
+    await expectStatus(await call("POST", `/api/connections/${s.connectionId}/templates/sync`, { token: s.token }), 200);
+    const [waId] = await seedContacts(s, 1, () => false);
+    const broadcast = await createBroadcast(s, {
+      template: {
+        name: "oferta_link",
+        language: "pt_BR",
+        variables: [
+          { component: "body", index: 1, source: { type: "contact", field: "first_name" } },
+          { component: "button", index: 1, buttonIndex: 1, source: { type: "text", text: "bf2026" } },
+        ],
+      },
+    });
+    await expectStatus(await call("POST", `/api/broadcasts/${broadcast.id}/start`, { token: s.token }), 200);
+    await waitFor(s, broadcast.id, (b) => b.status === "done", 30_000);
+    const sends = await sendsWhen(s.phoneNumberId, 2);
+    expect(sends.map(recipientOf)).toEqual([waId, waId]);
+    const first = sends[0]?.body;
+    const template = typeof first === "object" && first !== null ? first.template : undefined;
+    expect(template).toEqual({
+      name: "oferta_link",
+      language: { code: "pt_BR" },
+      components: [
+        { type: "body", parameters: [{ type: "text", text: "Cliente" }] },
+        { type: "button", sub_type: "url", index: "1", parameters: [{ type: "text", text: "bf2026" }] },
+      ],
+    });
+    // The chat shows what opened the conversation: the template, sent, with Meta's id, before the flow's message.
+    const stored = await env.DB.prepare(
+      "SELECT m.body, m.status, m.external_id, m.seq FROM messages m JOIN contacts c ON c.id = m.contact_id WHERE m.company_id = ? AND c.phone = ? AND m.direction = 'out' ORDER BY m.seq",
+    )
+      .bind(s.companyId, `+${waId}`)
+      .all<{ body: string; status: string; external_id: string | null; seq: number }>();
+    expect(stored.results.map((m) => m.body)).toEqual(["[oferta_link] Cliente bf2026", "Promoção de hoje!"]);
+    expect(stored.results[0]).toMatchObject({ status: "sent" });
+    expect(stored.results[0]?.external_id).toBeTruthy();
+  });
 });

@@ -36,13 +36,14 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, inArray, like, sql } from "drizzle-orm";
-import { broadcastRecipients, broadcasts, connections, contactFieldValues, contacts, messages, tickets, type BroadcastRow, type ConnectionRow, type ContactRow } from "../../schema";
+import { broadcastRecipients, broadcasts, connectionTemplates, connections, contactFieldValues, contacts, messages, tickets, type BroadcastRow, type ConnectionRow, type ContactRow } from "../../schema";
 import type { BroadcastTemplate, RejectReason } from "../../schema/validation/broadcasts";
+import { buttonSubType, type TemplateButtonParam } from "../../schema/validation/templates";
 import { adapterFor } from "../channels";
 import type { AppEnv } from "../env";
 import { audienceWhere, materialiseChunk, publishProgress } from "../lib/broadcasts";
 import {
-  DEFAULT_DAILY_LIMIT,
+  dailyLimitOf,
   SERVICE_WINDOW_MS,
   delayScale,
   lastInboundAt,
@@ -62,6 +63,7 @@ import { contactSessionOf } from "../lib/realtime";
 import { splitName } from "../lib/contacts";
 import { companyTicketIdFor } from "../lib/company-tickets";
 import { emitEvent } from "../lib/event-subscriptions";
+import { storeSentTemplate } from "../lib/template-messages";
 
 /** Contacts listed per INSERT … SELECT (keyset chunk). */
 export const MATERIALISE_CHUNK = 5_000;
@@ -246,7 +248,7 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
         if (outside && !row.template) return this.reject(db, row, contact.id, "outside_window", "No message from the contact in the last 24 hours and no approved template.");
         if (outside) {
           const limits = await limitsOf(db, connection);
-          const limit = limits.dailyLimit ?? DEFAULT_DAILY_LIMIT;
+          const limit = dailyLimitOf(limits);
           if ((await usersOutsideWindowSince(db, connection.id, now - SERVICE_WINDOW_MS)) >= limit) {
             return this.reject(db, row, contact.id, "daily_limit", `The messaging tier allows ${limit} users outside a service window per 24 hours.`);
           }
@@ -284,15 +286,15 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     }
     if (!externalId) return this.reject(db, row, contact.id, "no_identity", null);
 
+    const ticketId = await companyTicketIdFor(this.env, db, connection, contact.id);
     // Outside the window the approved template opens the conversation first (once per recipient).
     if (outsideWindow) {
-      const failed = await this.sendTemplate(db, row, connection, contact, externalId);
+      const failed = await this.sendTemplate(db, row, connection, contact, externalId, ticketId);
       if (failed) {
         await this.release(db, connection.id, Date.now());
         return this.reject(db, row, contact.id, "send_failed", failed);
       }
     }
-    const ticketId = await companyTicketIdFor(this.env, db, connection, contact.id);
     const started = await contactSessionOf(this.env, row.companyId, connection.channel, externalId).startFlow({
       companyId: row.companyId,
       channel: connection.channel,
@@ -344,10 +346,13 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
 
   /**
    * Sends the broadcast's approved template to the contact unless it already went out (marked on
-   * the recipient row right after the provider accepted it). Its variables are filled from the
-   * contact's fields, custom fields or fixed text. Answers null, or why it failed.
+   * the recipient row right after the provider accepted it), and keeps it in ticket `ticketId` as
+   * sent (worker/lib/template-messages.ts), so the chat shows what opened the conversation. Its
+   * header, body and button variables are filled from the contact's fields, custom fields or fixed
+   * text; a button's kind (URL suffix, quick-reply payload, coupon code) comes from the synced
+   * template. Answers null, or why it failed.
    */
-  private async sendTemplate(db: Db, row: BroadcastRow, connection: ConnectionRow, contact: ContactRow, externalId: string): Promise<string | null> {
+  private async sendTemplate(db: Db, row: BroadcastRow, connection: ConnectionRow, contact: ContactRow, externalId: string, ticketId: string): Promise<string | null> {
     const template = row.template;
     if (!template) return "No template for a recipient outside the 24-hour window.";
     const [mark] = await db
@@ -377,8 +382,19 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
         .filter((v) => v.component === component)
         .sort((a, b) => a.index - b.index)
         .map((v) => valueOf(v.source) || "-");
-    const result = await adapter.sendTemplate(connection, { externalId, phone: contact.phone }, { name: template.name, language: template.language, headerParams: params("header"), bodyParams: params("body") });
+    const stored = await db.query.connectionTemplates.findFirst({
+      where: and(eq(connectionTemplates.companyId, row.companyId), eq(connectionTemplates.connectionId, connection.id)),
+    });
+    const synced = stored?.templates.find((t) => t.name === template.name && t.language === template.language);
+    const buttonParams: TemplateButtonParam[] = template.variables
+      .filter((v) => v.component === "button")
+      .sort((a, b) => (a.buttonIndex ?? 0) - (b.buttonIndex ?? 0) || a.index - b.index)
+      .filter((v, i, all) => all.findIndex((o) => (o.buttonIndex ?? 0) === (v.buttonIndex ?? 0)) === i)
+      .map((v) => ({ index: v.buttonIndex ?? 0, subType: buttonSubType(synced, v.buttonIndex ?? 0), text: valueOf(v.source) || "-" }));
+    const send = { name: template.name, language: template.language, headerParams: params("header"), bodyParams: params("body"), ...(buttonParams.length ? { buttonParams } : {}) };
+    const result = await adapter.sendTemplate(connection, { externalId, phone: contact.phone }, send);
     if (!result.ok) return `${result.errorCode}: ${result.errorMessage}`.slice(0, 500);
+    await storeSentTemplate(this.env, { id: ticketId, companyId: row.companyId, contactId: contact.id }, connection.id, send, result.externalId, { name: null, apiKeyId: null });
     await db
       .update(broadcastRecipients)
       .set({ templateSentAt: Date.now() })

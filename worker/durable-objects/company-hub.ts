@@ -110,12 +110,30 @@ export class CompanyHub extends DurableObject<AppEnv> {
 
   /** Publishes one event to every socket allowed to see it; answers its sequence number. */
   async publish(body: HubEventBody, audience: Audience = {}): Promise<number> {
+    return this.publishMany([body], audience)[0]!;
+  }
+
+  /**
+   * Publishes several events of one change with one call (issue 16: a stored message's
+   * `message.created` and its ticket's `ticket.updated` cross into the hub once): each gets its own
+   * seq, in the order given, and reaches the same audience. Answers their seqs.
+   */
+  async publishEvents(bodies: HubEventBody[], audience: Audience = {}): Promise<number[]> {
+    return this.publishMany(bodies, audience);
+  }
+
+  private publishMany(bodies: HubEventBody[], audience: Audience): number[] {
     const at = Date.now();
-    const row = this.ctx.storage.sql
-      .exec<{ seq: number }>("INSERT INTO events (at, audience, body) VALUES (?, ?, ?) RETURNING seq", at, JSON.stringify(audience), JSON.stringify(body))
-      .one();
-    const event: HubEvent = { ...body, seq: row.seq, at };
-    const text = JSON.stringify(event);
+    const audienceText = JSON.stringify(audience);
+    const texts: string[] = [];
+    const seqs: number[] = [];
+    for (const body of bodies) {
+      const row = this.ctx.storage.sql.exec<{ seq: number }>("INSERT INTO events (at, audience, body) VALUES (?, ?, ?) RETURNING seq", at, audienceText, JSON.stringify(body)).one();
+      const event: HubEvent = { ...body, seq: row.seq, at };
+      texts.push(JSON.stringify(event));
+      seqs.push(row.seq);
+      if (row.seq % 500 === 0) this.ctx.storage.sql.exec("DELETE FROM events WHERE seq <= ?", row.seq - HUB_EVENTS_KEPT);
+    }
     for (const ws of this.ctx.getWebSockets()) {
       const viewer: unknown = ws.deserializeAttachment();
       if (!isViewer(viewer)) continue;
@@ -123,7 +141,8 @@ export class CompanyHub extends DurableObject<AppEnv> {
         closeSocket(ws, "session_expired");
         continue;
       }
-      if (canSee(viewer, audience)) {
+      if (!canSee(viewer, audience)) continue;
+      for (const text of texts) {
         try {
           ws.send(text);
         } catch {
@@ -131,8 +150,7 @@ export class CompanyHub extends DurableObject<AppEnv> {
         }
       }
     }
-    if (row.seq % 500 === 0) this.ctx.storage.sql.exec("DELETE FROM events WHERE seq <= ?", row.seq - HUB_EVENTS_KEPT);
-    return row.seq;
+    return seqs;
   }
 
   /**

@@ -43,8 +43,22 @@
  * repaired from storage when the object starts (platform-limits A3).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
-import { connections, contactIdentities, contacts, messages, tickets, type ConnectionRow, type ContactRow, type TicketRow } from "../../schema";
+import { and, asc, desc, eq, inArray, isNull, sql as drizzleSql } from "drizzle-orm";
+import {
+  companies,
+  connectionFlows,
+  connections,
+  contactIdentities,
+  contacts,
+  messages,
+  tickets,
+  type ConnectionFlowsRow,
+  type ConnectionRow,
+  type ContactIdentityRow,
+  type ContactRow,
+  type KeywordRow,
+  type TicketRow,
+} from "../../schema";
 import type { FlowRunAnswer, RunWarning } from "../../schema/flow-api";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
@@ -55,15 +69,15 @@ import { FAULTS_TABLE, armFault, maybeFailHere, takeArmedFault, type FaultOp } f
 import { adjustContactCount, runBatch } from "../lib/contacts";
 import { companyDay, contactsAddedStatement, ticketOpenedStatement } from "../lib/dashboard";
 import { announceWaitingTicket } from "../lib/online-members";
-import { countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
+import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { roomOf } from "../lib/realtime";
 import { keepRejected } from "../lib/rejected-events";
 import { sendToTicket } from "../pipeline/outbound";
-import { emitEvent } from "../lib/event-subscriptions";
+import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { claimBroadcastReply } from "../lib/broadcasts";
-import { routeOutsideHours } from "../lib/operating-hours-inbound";
+import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
 import { applyOptOut } from "../lib/opt-out";
 import { buildContext, performEffect, type FollowUp, type RunTarget } from "../pipeline/flow-effects";
 
@@ -74,7 +88,8 @@ import { buildContext, performEffect, type FollowUp, type RunTarget } from "../p
 export type IngestResult = { status: "stored" | "duplicate" | "ignored" | "rejected"; messageId?: string; ticketId?: string; runId?: string };
 
 /** A run as the contact's page shows it (the route adds the flow's name); `startedAt` ms UTC. */
-export type RunView = Omit<FlowRunAnswer, "flowName"> & { startedAt: number };
+/** A run as listRuns answers it; `updatedAt` is its last action (a step committed), ms UTC. */
+export type RunView = Omit<FlowRunAnswer, "flowName"> & { startedAt: number; updatedAt: number };
 
 /** What POST /api/tickets/{id}/start-flow hands in. */
 export type StartFlowInput = {
@@ -142,6 +157,37 @@ type OutboxItem = FlowEffect | { type: "stats"; visited: string[]; stoppedAt: st
 /** A step computed but not yet committed. */
 type Prepared = { result: StepResult; flow: CompiledFlow };
 
+/**
+ * What routing one customer message reads, fetched in ONE D1 batch before anything else (issue 16):
+ * whether it is stored already, the contact its sender's identity names (with the contact's
+ * `last_message_at` moved in the same batch), that contact's open or pending ticket on the
+ * connection, and the company's settings routing consults (stop words, triggers, operating hours,
+ * the connection's default flows, event subscriptions). Read fresh for every message, never cached
+ * across messages, so no writer elsewhere has anything to invalidate.
+ */
+type Preloaded = {
+  seen: { id: string; ticketId: string; createdAt: number } | undefined;
+  known: { identity: ContactIdentityRow; contact: ContactRow } | undefined;
+  open: TicketRow | undefined;
+  optOutWords: { optOutWords: string[] | null } | undefined;
+  keywords: KeywordRow[];
+  hours: HoursRow[];
+  flows: ConnectionFlowsRow | null;
+  subscriptions: Awaited<ReturnType<typeof subscriptionsQuery>>;
+};
+
+/** The message being handled (set by `handle`, cleared after it): its preloaded reads and what they still answer. */
+type Turn = {
+  pre: Preloaded;
+  /** The contact whose open ticket `open` is, while nothing since may have changed it (null: ask D1). */
+  openContactId: string | null;
+  open: TicketRow | undefined;
+  /** The contact whose `last_message_at` the batch moved already. */
+  touchedContactId: string | null;
+  /** No message with this provider id was stored when the batch ran (the room may skip its look-up). */
+  fresh: boolean;
+};
+
 export class ContactSession extends DurableObject<AppEnv> {
   /**
    * The tail of the events being handled. Input gates only hold other calls back during storage
@@ -152,6 +198,10 @@ export class ContactSession extends DurableObject<AppEnv> {
   /** Compiled published versions, by `flowId:version` (immutable, so safe to keep). */
   private readonly compiled = new Map<string, CompiledFlow>();
   private draining = false;
+  /** When this instance last swept expired `handled` ids (ms UTC; 0: not yet). */
+  private handledSweptAt = 0;
+  /** The customer message being handled (see `Turn`); null between messages. */
+  private turn: Turn | null = null;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -194,11 +244,12 @@ export class ContactSession extends DurableObject<AppEnv> {
    * before it. Idempotent: the same provider message id stores nothing the second time; a reaction,
    * edit or revoke applied again leaves its target as it was.
    */
-  async ingest(connectionId: string, event: ContactEvent): Promise<IngestResult> {
+  async ingest(connectionId: string, event: ContactEvent, connection?: ConnectionRow): Promise<IngestResult> {
     return this.serialise(async () => {
       try {
-        return await this.handle(connectionId, event);
+        return await this.handle(connectionId, event, connection);
       } finally {
+        this.turn = null;
         await this.rearm();
       }
     });
@@ -246,6 +297,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         error: state.error,
         warnings: row.warnings ? (JSON.parse(row.warnings) as RunWarning[]) : [],
         startedAt: row.created_at,
+        updatedAt: row.updated_at,
       };
     });
   }
@@ -309,9 +361,13 @@ export class ContactSession extends DurableObject<AppEnv> {
     });
   }
 
-  private async handle(connectionId: string, contactEvent: ContactEvent): Promise<IngestResult> {
+  /**
+   * `given`: the connection row the caller read for this very delivery (the webhook route), so it
+   * is not read again here (issue 16); read from D1 when absent.
+   */
+  private async handle(connectionId: string, contactEvent: ContactEvent, given?: ConnectionRow): Promise<IngestResult> {
     const db = getDb(this.env.DB);
-    const connection = await db.query.connections.findFirst({ where: eq(connections.id, connectionId) });
+    const connection = given && given.id === connectionId ? given : await db.query.connections.findFirst({ where: eq(connections.id, connectionId) });
     if (!connection) return { status: "ignored" };
     if (contactEvent.kind === "presence") return this.presence(db, connection, contactEvent);
     if (contactEvent.kind === "revoke") return this.revoke(db, connection, contactEvent);
@@ -324,14 +380,84 @@ export class ContactSession extends DurableObject<AppEnv> {
       event = { ...contactEvent.message, payload: { ...(contactEvent.message.payload ?? {}), editOf: contactEvent.targetExternalId } };
     }
 
-    const seen = await db.query.messages.findFirst({
-      where: and(eq(messages.connectionId, connection.id), eq(messages.externalId, event.externalId)),
-      columns: { id: true, ticketId: true, createdAt: true },
-    });
+    let seen: Preloaded["seen"];
+    if (contactEvent.kind === "message") {
+      const pre = await this.preload(db, connection, event);
+      seen = pre.seen;
+      this.turn = { pre, openContactId: pre.known?.contact.id ?? null, open: pre.open, touchedContactId: pre.known?.contact.id ?? null, fresh: !seen };
+    } else {
+      seen = await db.query.messages.findFirst({
+        where: and(eq(messages.connectionId, connection.id), eq(messages.externalId, event.externalId)),
+        columns: { id: true, ticketId: true, createdAt: true },
+      });
+    }
     if (seen && !this.mayRouteAgain(event.externalId, seen.createdAt)) return { status: "duplicate", messageId: seen.id, ticketId: seen.ticketId };
     const routed = await this.route(db, connection, event, seen !== undefined);
     this.markHandled(event.externalId);
     return routed;
+  }
+
+  /** The reads of routing `event`, and its contact's `last_message_at`, in one D1 batch (see `Preloaded`). */
+  private async preload(db: Db, connection: ConnectionRow, event: InboundMessage): Promise<Preloaded> {
+    const companyId = connection.companyId;
+    const bySender = and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.channel, connection.channel), eq(contactIdentities.externalId, event.from));
+    const senderContact = () => db.select({ id: contactIdentities.contactId }).from(contactIdentities).where(bySender);
+    // Single-table selects only: drizzle maps a batch's rows by column name, which a join repeats.
+    const [seen, identities, senderContacts, open, company, keywordRows, hours, flows, subscriptions] = await db.batch([
+      db
+        .select({ id: messages.id, ticketId: messages.ticketId, createdAt: messages.createdAt })
+        .from(messages)
+        .where(and(eq(messages.connectionId, connection.id), eq(messages.externalId, event.externalId)))
+        .limit(1),
+      db.select().from(contactIdentities).where(bySender).limit(1),
+      db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.companyId, companyId), inArray(contacts.id, senderContact())))
+        .limit(1),
+      db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.companyId, companyId), inArray(tickets.contactId, senderContact()), eq(tickets.connectionId, connection.id), inArray(tickets.status, ["pending", "open"])))
+        .orderBy(desc(tickets.createdAt))
+        .limit(1),
+      db.select({ optOutWords: companies.optOutWords }).from(companies).where(eq(companies.id, companyId)).limit(1),
+      activeKeywordsQuery(db, companyId),
+      hoursQuery(db, companyId),
+      db.select().from(connectionFlows).where(and(eq(connectionFlows.connectionId, connection.id), eq(connectionFlows.companyId, companyId))).limit(1),
+      subscriptionsQuery(db, companyId),
+      // The sender's contact (when its identity is known) had a message now: never moved backwards
+      // by a redelivery or a late message.
+      db
+        .update(contacts)
+        .set({ lastMessageAt: drizzleSql`MAX(COALESCE(${contacts.lastMessageAt}, 0), ${event.timestamp})`, updatedAt: Date.now() })
+        .where(and(eq(contacts.companyId, companyId), inArray(contacts.id, senderContact()))),
+    ]);
+    return {
+      seen: seen[0],
+      known: identities[0] && senderContacts[0] ? { identity: identities[0], contact: senderContacts[0] } : undefined,
+      open: open[0],
+      optOutWords: company[0],
+      keywords: keywordRows,
+      hours,
+      flows: flows[0] ?? null,
+      subscriptions,
+    };
+  }
+
+  /**
+   * The contact's open or pending ticket on the connection: the one the message's batch read while
+   * nothing since may have changed it, else from D1.
+   */
+  private async openTicket(db: Db, connection: ConnectionRow, contactId: string): Promise<TicketRow | undefined> {
+    const turn = this.turn;
+    if (turn && turn.openContactId === contactId) return turn.open;
+    return openTicketOf(db, connection, contactId);
+  }
+
+  /** Flows may close, open or move tickets: the preloaded open ticket no longer answers. */
+  private forgetOpenTicket(): void {
+    if (this.turn) this.turn.openContactId = null;
   }
 
   /**
@@ -351,7 +477,11 @@ export class ContactSession extends DurableObject<AppEnv> {
     const sql = this.ctx.storage.sql;
     const at = Date.now();
     sql.exec("INSERT INTO handled (external_id, at) VALUES (?, ?) ON CONFLICT(external_id) DO NOTHING", externalId, at);
-    sql.exec("DELETE FROM handled WHERE at < ?", at - HANDLED_TTL_MS);
+    // Expired ids are swept at most once an hour per instance (issue 16: not a write per message).
+    if (at - this.handledSweptAt >= 3_600_000) {
+      sql.exec("DELETE FROM handled WHERE at < ?", at - HANDLED_TTL_MS);
+      this.handledSweptAt = at;
+    }
   }
 
   /**
@@ -361,14 +491,14 @@ export class ContactSession extends DurableObject<AppEnv> {
    */
   private async route(db: Db, connection: ConnectionRow, event: InboundMessage, again = false): Promise<IngestResult> {
 
-    const contact = await this.upsertContact(db, connection, event);
+    const contact = await this.upsertContact(db, connection, event, this.turn?.pre);
     this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: event.from, lastInbound: event.externalId });
     const companyId = connection.companyId;
     // A number or user-id change is an event in the conversation, not a customer's message: no
     // flow, keyword or greeting sees it.
     if (event.type === "system") return this.system(db, connection, contact, event);
     // A stop word opts the contact out (issue 10, worker/lib/opt-out.ts); the message is still stored and routed.
-    if (event.type === "text") await applyOptOut(this.env, db, companyId, contact.id, event.body);
+    if (event.type === "text") await applyOptOut(this.env, db, companyId, contact.id, event.body, this.turn?.pre.optOutWords);
     const replyId = typeof event.payload?.replyId === "string" ? event.payload.replyId : undefined;
     const reply: FlowEvent = { kind: "reply", type: event.type, body: event.body, ...(replyId ? { replyId } : {}) };
 
@@ -392,8 +522,19 @@ export class ContactSession extends DurableObject<AppEnv> {
       }
     }
 
+    // 1b. A flow the channel named for this message (issue 15: an Instagram story mention, a DM
+    //     answering a comment's private reply), unless a member has the conversation open.
+    const named = event.startFlowId;
+    if (named && (await this.openTicket(db, connection, contact.id))?.status !== "open" && (await this.version(db, companyId, named, null))) {
+      const { ticket, created } = await this.ticketFor(db, connection, contact, event);
+      const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
+      const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId: named, depth: 0, handles: event.externalId });
+      await this.drain(db);
+      return { ...stored, ...(runId ? { runId } : {}) };
+    }
+
     // 2. A keyword trigger.
-    const keyword = await matchKeyword(db, companyId, event.body);
+    const keyword = await matchKeyword(db, companyId, event.body, this.turn?.pre.keywords);
     if (keyword) {
       const version = await this.version(db, companyId, keyword.flowId, null);
       if (version) {
@@ -416,15 +557,16 @@ export class ContactSession extends DurableObject<AppEnv> {
         await this.drain(db);
         return runId;
       },
-    });
+    }, this.turn?.pre.hours);
     if (afterHours) return afterHours;
+    const preFlows = this.turn ? this.turn.pre.flows : undefined;
 
     // 2b. The first reply to a broadcast sent in the last 24 h goes to the connection's campaign
     //     flow (issue 10), unless a member has the conversation open.
-    const campaignFlowId = (await defaultFlowsOf(db, companyId, connection.id)).campaignFlowId;
+    const campaignFlowId = (await defaultFlowsOf(db, companyId, connection.id, preFlows)).campaignFlowId;
     if (
       campaignFlowId &&
-      (await openTicketOf(db, connection, contact.id))?.status !== "open" &&
+      (await this.openTicket(db, connection, contact.id))?.status !== "open" &&
       (await this.version(db, companyId, campaignFlowId, null)) &&
       (await claimBroadcastReply(db, companyId, contact.id, connection.id, Date.now()))
     ) {
@@ -436,11 +578,11 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
 
     // 3. The open or pending ticket.
-    const existing = await openTicketOf(db, connection, contact.id);
+    const existing = await this.openTicket(db, connection, contact.id);
     if (existing && !(again && (await openedBy(db, existing, event.externalId)))) return this.storeInbound(db, connection, contact, existing, event, false);
 
     // 4. The connection's default flow.
-    const defaults = await defaultFlowsOf(db, companyId, connection.id);
+    const defaults = await defaultFlowsOf(db, companyId, connection.id, preFlows);
     const isMedia = ["image", "audio", "video", "document", "sticker", "ptv"].includes(event.type);
     const flowId = isMedia ? (defaults.mediaFlowId ?? defaults.defaultFlowId) : defaults.defaultFlowId;
     if (flowId && (await this.version(db, companyId, flowId, null))) {
@@ -483,7 +625,8 @@ export class ContactSession extends DurableObject<AppEnv> {
         })
       : undefined;
     const room = roomOf(this.env, ticket.id);
-    const result = await room.append({
+    const result = await room.append(
+      {
       companyId: connection.companyId,
       ticketId: ticket.id,
       contactId: contact.id,
@@ -511,20 +654,24 @@ export class ContactSession extends DurableObject<AppEnv> {
       reactions: null,
       errorDetails: null,
       apiKeyId: null,
-    });
-    await db.update(contacts).set({ lastMessageAt: event.timestamp, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
+      },
+      { fresh: this.turn?.fresh === true },
+    );
+    // Moved already by the message's read batch when its identity named this contact.
+    if (this.turn?.touchedContactId !== contact.id) await db.update(contacts).set({ lastMessageAt: event.timestamp, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
     if (created) await room.ticketChanged(connection.companyId, ticket.id);
     // Only members who are online are alerted about a conversation waiting (issue 12 "Online status").
     if (created) await announceWaitingTicket(this.env, db, connection.companyId, ticket, contact.name);
     if (!result.duplicate) await this.applyPendingReaction(connection, ticket.id, result.message.id, event.externalId);
     // Outbound event subscriptions (worker/lib/event-subscriptions.ts); emitEvent never throws.
-    if (created) await emitEvent(this.env, connection.companyId, "ticket.created", { ticket: { id: ticket.id, contactId: contact.id, connectionId: connection.id, status: ticket.status, createdAt: ticket.createdAt } });
+    const subscriptions = this.turn?.pre.subscriptions;
+    if (created) await emitEvent(this.env, connection.companyId, "ticket.created", { ticket: { id: ticket.id, contactId: contact.id, connectionId: connection.id, status: ticket.status, createdAt: ticket.createdAt } }, subscriptions);
     if (!result.duplicate) {
       const m = result.message;
       await emitEvent(this.env, connection.companyId, "message.received", {
         message: { id: m.id, ticketId: ticket.id, contactId: contact.id, connectionId: connection.id, type: m.type, body: m.body, sentAt: m.sentAt },
         contact: { id: contact.id, name: contact.name, phone: contact.phone },
-      });
+      }, subscriptions);
     }
     if (!result.duplicate && event.rejected) {
       await keepRejected(this.env, db, { companyId: connection.companyId, connectionId: connection.id, channel: connection.channel, ...event.rejected });
@@ -617,7 +764,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       }
       this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: change.externalId });
     }
-    const open = await openTicketOf(db, connection, contact.id);
+    const open = await this.openTicket(db, connection, contact.id);
     const latest =
       open ??
       (await db.query.tickets.findFirst({
@@ -635,7 +782,11 @@ export class ContactSession extends DurableObject<AppEnv> {
 
   private setMeta(meta: { companyId: string; channel: string; externalId: string; lastInbound?: string }): void {
     const sql = this.ctx.storage.sql;
-    for (const [k, v] of Object.entries(meta)) if (v !== undefined) sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, v);
+    // Only what changed is written (issue 16: most messages change only `lastInbound`).
+    const current = new Map(sql.exec<{ k: string; v: string }>("SELECT k, v FROM meta").toArray().map((r) => [r.k, r.v]));
+    for (const [k, v] of Object.entries(meta)) {
+      if (v !== undefined && current.get(k) !== v) sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, v);
+    }
   }
 
   private meta(k: "companyId" | "channel" | "externalId" | "lastInbound" | "handled_since"): string | null {
@@ -673,6 +824,7 @@ export class ContactSession extends DurableObject<AppEnv> {
   ): Promise<string | null> {
     const loaded = await this.version(db, input.companyId, input.flowId, null);
     if (!loaded) return null;
+    this.forgetOpenTicket();
     const active = this.activeRun();
     if (active) await this.advance(db, active, { kind: "stop" });
     const at = Date.now();
@@ -736,7 +888,7 @@ export class ContactSession extends DurableObject<AppEnv> {
   /** Computes one step of `run` (pure; nothing stored). Null when the flow or contact is gone (the run is failed). */
   private async prepare(db: Db, run: RunRow, event: FlowEvent): Promise<Prepared | null> {
     const loaded = await this.version(db, run.company_id, run.flow_id, run.version);
-    const context = loaded ? await buildContext(this.env, db, run.company_id, run.contact_id, run.flow_id, Date.now()) : null;
+    const context = loaded ? await buildContext(this.env, db, run.company_id, run.contact_id, run.flow_id, Date.now(), run.connection_id) : null;
     if (!loaded || !context) {
       const state = readState(run);
       if (state.status === "waiting" || state.status === "running") {
@@ -809,6 +961,7 @@ export class ContactSession extends DurableObject<AppEnv> {
    * ones back, until MAX_EFFECT_ATTEMPTS: then it is dropped with a warning on its run.
    */
   private async drain(db: Db): Promise<void> {
+    this.forgetOpenTicket();
     if (this.draining) return;
     this.draining = true;
     const targets = new Map<string, RunTarget | null>();
@@ -954,12 +1107,15 @@ export class ContactSession extends DurableObject<AppEnv> {
    * Finds the contact by its channel identity, else by phone (adding the identity), else creates
    * both. A profile name replaces a name that was only the phone number.
    */
-  private async upsertContact(db: Db, connection: ConnectionRow, event: InboundMessage): Promise<ContactRow> {
+  private async upsertContact(db: Db, connection: ConnectionRow, event: InboundMessage, pre?: Preloaded): Promise<ContactRow> {
     const companyId = connection.companyId;
     const at = Date.now();
-    const identity = await db.query.contactIdentities.findFirst({
-      where: and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.channel, connection.channel), eq(contactIdentities.externalId, event.from)),
-    });
+    // `pre`: the sender's identity and its contact from the message's read batch (issue 16).
+    const identity = pre
+      ? pre.known?.identity
+      : await db.query.contactIdentities.findFirst({
+          where: and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.channel, connection.channel), eq(contactIdentities.externalId, event.from)),
+        });
     // The same customer may be known by their business-scoped user id (a message that withheld the
     // phone) before the wa_id appears, or the reverse: either identity finds the contact.
     const alias =
@@ -969,9 +1125,12 @@ export class ContactSession extends DurableObject<AppEnv> {
           })
         : undefined;
     const known = identity ?? alias;
-    let contact: ContactRow | undefined = known
-      ? await db.query.contacts.findFirst({ where: and(eq(contacts.id, known.contactId), eq(contacts.companyId, companyId)) })
-      : undefined;
+    let contact: ContactRow | undefined =
+      identity && pre?.known
+        ? pre.known.contact
+        : known
+          ? await db.query.contacts.findFirst({ where: and(eq(contacts.id, known.contactId), eq(contacts.companyId, companyId)) })
+          : undefined;
     if (contact && !contact.phone && event.phone) {
       try {
         await db.update(contacts).set({ phone: event.phone, updatedAt: at }).where(eq(contacts.id, contact.id));
@@ -1028,7 +1187,7 @@ export class ContactSession extends DurableObject<AppEnv> {
 
   /** The contact's open or pending ticket on this connection, or a new pending one. */
   private async ticketFor(db: Db, connection: ConnectionRow, contact: ContactRow, event: InboundMessage): Promise<{ ticket: TicketRow; created: boolean }> {
-    const existing = await openTicketOf(db, connection, contact.id);
+    const existing = await this.openTicket(db, connection, contact.id);
     if (existing) return { ticket: existing, created: false };
     const at = Date.now();
     const ticket: TicketRow = {
@@ -1053,6 +1212,10 @@ export class ContactSession extends DurableObject<AppEnv> {
     };
     // The customer's message opened it: a receptive attendance on the dashboard (issue 12), counted in the same batch.
     await runBatch(db, [db.insert(tickets).values(ticket), ticketOpenedStatement(db, connection.companyId, "customer", await companyDay(db, connection.companyId, at))]);
+    if (this.turn) {
+      this.turn.openContactId = contact.id;
+      this.turn.open = ticket;
+    }
     return { ticket, created: true };
   }
 

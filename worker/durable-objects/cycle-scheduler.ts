@@ -15,10 +15,16 @@
  * Alarms are at-least-once, so a due step is first committed (outbox row in, enrolment `running`,
  * in one storage transaction), then performed (its flow started, worker/lib/shipping-cycles.ts
  * runCycleStep), then its key stored in `done` at once, then the enrolment moved to its next step.
- * A retried alarm or a restart finishes the outbox and never starts a step whose key is done. The
- * one window left is a crash between the flow start and the `done` write (the ContactSession has no
- * idempotency key for a start). The next step's wait counts from when this step ran (spec §3 "start
- * flow timing after the last action").
+ * A retried alarm or a restart finishes the outbox and never starts a step whose key is done; a
+ * crash between the flow start and the `done` write is covered too: the outbox row carries the run
+ * id chosen at commit, and the ContactSession starts a run of that id at most once.
+ *
+ * The next step's wait counts from the LAST ACTION of the previous step's flow (spec §3 "start flow
+ * timing after the last action"): the enrolment keeps that run (`prev_run_id`, `prev_session`), and
+ * when the next step falls due (its wait after the previous step started, the earliest it can be)
+ * the run is looked up in its ContactSession. A run still acting (running, or waiting on a delay or
+ * an HTTP answer) moves the step one wait further; an ended run, or one idle waiting for the
+ * customer's reply, moves it to its last action (`updatedAt`) plus the wait when that is later.
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, inArray } from "drizzle-orm";
@@ -29,7 +35,9 @@ import { companyTimeZone } from "../lib/contacts";
 import { getDb, type Db } from "../lib/db";
 import { FAULTS_TABLE, armFault, maybeFailHere, type FaultOp } from "../lib/faults";
 import { newId } from "../lib/ids";
+import { contactSessionOf } from "../lib/realtime";
 import { addWait, runCycleStep } from "../lib/shipping-cycles";
+import type { CycleWait } from "../../schema/validation/shipping-cycles";
 
 /** Due enrolments committed per alarm; more re-arm the alarm at once. */
 const DUE_BATCH = 50;
@@ -51,12 +59,15 @@ export type EnrolmentRow = {
   last_run_at: number | null;
   created_at: number;
   updated_at: number;
-};
+} & PreviousRun;
 
 /** An enrolment as the contact's page shows it (the route adds the cycle's name and step count). */
 export type EnrolmentView = { cycleId: string; status: EnrolmentStatus; stepIndex: number; nextRunAt: number | null; lastRunAt: number | null; enrolledAt: number };
 
-type OutboxRow = { key: string; enrolment_id: string; contact_id: string; flow_id: string; step_index: number; attempts: number };
+type OutboxRow = { key: string; enrolment_id: string; contact_id: string; flow_id: string; step_index: number; attempts: number; run_id: string | null };
+
+/** The previous step's run, as the enrolment keeps it. */
+type PreviousRun = { prev_run_id: string | null; prev_session: string | null };
 
 export class CycleScheduler extends DurableObject<AppEnv> {
   constructor(ctx: DurableObjectState, env: AppEnv) {
@@ -73,6 +84,11 @@ export class CycleScheduler extends DurableObject<AppEnv> {
         "CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, enrolment_id TEXT NOT NULL, contact_id TEXT NOT NULL, flow_id TEXT NOT NULL, step_index INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)",
       );
       sql.exec("CREATE TABLE IF NOT EXISTS done (key TEXT PRIMARY KEY, at INTEGER NOT NULL)");
+      // Added after the first release of this object: columns of objects created before.
+      const has = (table: string, column: string) => sql.exec<{ name: string }>(`PRAGMA table_info(${table})`).toArray().some((c) => c.name === column);
+      if (!has("outbox", "run_id")) sql.exec("ALTER TABLE outbox ADD COLUMN run_id TEXT");
+      if (!has("enrolments", "prev_run_id")) sql.exec("ALTER TABLE enrolments ADD COLUMN prev_run_id TEXT");
+      if (!has("enrolments", "prev_session")) sql.exec("ALTER TABLE enrolments ADD COLUMN prev_session TEXT");
       sql.exec(FAULTS_TABLE);
       // A fired alarm is used up; one lost in a restart is repaired from what storage says is due.
       await this.rearm();
@@ -211,10 +227,24 @@ export class CycleScheduler extends DurableObject<AppEnv> {
     const batch = due.slice(0, DUE_BATCH);
     if (batch.length === 0) return false;
     const cycles = await this.cycles(db, batch.map((row) => row.cycle_id));
+    const companyId = this.company();
+    const timeZone = batch.some((row) => row.prev_run_id) && companyId ? await companyTimeZone(db, companyId) : "UTC";
+    const later = new Map<string, number>();
+    for (const row of batch) {
+      const step = cycles.get(row.cycle_id)?.steps[row.step_index];
+      if (!step || !row.prev_run_id || !row.prev_session || !companyId) continue;
+      const dueAt = await this.afterLastAction(companyId, row.prev_run_id, row.prev_session, step.wait, timeZone);
+      if (dueAt > Date.now()) later.set(row.id, dueAt);
+    }
     const at = Date.now();
     this.ctx.storage.transactionSync(() => {
       for (const row of batch) {
         const cycle = cycles.get(row.cycle_id);
+        const deferTo = later.get(row.id);
+        if (cycle?.active && deferTo !== undefined) {
+          sql.exec("UPDATE enrolments SET next_at = ?, updated_at = ? WHERE id = ?", deferTo, at, row.id);
+          continue;
+        }
         if (!cycle) {
           sql.exec("DELETE FROM enrolments WHERE id = ?", row.id);
           continue;
@@ -229,12 +259,13 @@ export class CycleScheduler extends DurableObject<AppEnv> {
           continue;
         }
         sql.exec(
-          "INSERT OR IGNORE INTO outbox (key, enrolment_id, contact_id, flow_id, step_index) VALUES (?, ?, ?, ?, ?)",
+          "INSERT OR IGNORE INTO outbox (key, enrolment_id, contact_id, flow_id, step_index, run_id) VALUES (?, ?, ?, ?, ?, ?)",
           `${row.id}:${row.step_index}`,
           row.id,
           row.contact_id,
           step.flowId,
           row.step_index,
+          newId(),
         );
         sql.exec("UPDATE enrolments SET status = 'running', updated_at = ? WHERE id = ?", at, row.id);
       }
@@ -262,10 +293,12 @@ export class CycleScheduler extends DurableObject<AppEnv> {
         continue;
       }
       let contactGone = false;
+      let previous: { runId: string; session: string } | null = null;
       if (sql.exec("SELECT 1 FROM done WHERE key = ?", item.key).toArray().length === 0) {
         try {
-          const outcome = await runCycleStep(this.env, companyId, item.contact_id, item.flow_id);
+          const outcome = await runCycleStep(this.env, companyId, item.contact_id, item.flow_id, item.run_id ?? undefined);
           contactGone = outcome.status === "contact_gone";
+          if (outcome.status === "started") previous = { runId: outcome.runId, session: `${outcome.channel}:${outcome.externalId}` };
           if (outcome.status === "skipped") console.warn(`[cycle-scheduler] step ${item.key}: ${outcome.reason}, skipped`);
         } catch (error) {
           if (item.attempts + 1 < MAX_STEP_ATTEMPTS) {
@@ -299,16 +332,33 @@ export class CycleScheduler extends DurableObject<AppEnv> {
           return;
         }
         sql.exec(
-          "UPDATE enrolments SET step_index = ?, status = ?, next_at = ?, last_run_at = ?, updated_at = ? WHERE id = ?",
+          "UPDATE enrolments SET step_index = ?, status = ?, next_at = ?, last_run_at = ?, updated_at = ?, prev_run_id = ?, prev_session = ? WHERE id = ?",
           nextIndex,
           nextStep ? (cycle.active ? "waiting" : "held") : "done",
           nextStep ? addWait(at, nextStep.wait, timeZone ?? "UTC") : null,
           at,
           at,
+          previous?.runId ?? null,
+          previous?.session ?? null,
           enrolment.id,
         );
       });
     }
+  }
+
+  /**
+   * When a step may start after the previous step's run `runId` (in the ContactSession
+   * `<channel>:<externalId>` of `session`): `wait` after its last action (ms UTC). A run still acting
+   * (running, or waiting on a delay or an HTTP answer) answers one wait from now (looked at again
+   * then); a run the session no longer keeps answers 0 (start now).
+   */
+  private async afterLastAction(companyId: string, runId: string, session: string, wait: CycleWait, timeZone: string): Promise<number> {
+    const split = session.indexOf(":");
+    const runs = await contactSessionOf(this.env, companyId, session.slice(0, split), session.slice(split + 1)).listRuns();
+    const run = runs.find((r) => r.id === runId);
+    if (!run) return 0;
+    const acting = run.status === "running" || (run.status === "waiting" && run.waitingFor !== "reply");
+    return addWait(acting ? Date.now() : run.updatedAt, wait, timeZone);
   }
 
   /** The company's cycles among `ids`, from D1. */

@@ -28,7 +28,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, sql } from "drizzle-orm";
 import { connections, messages, tickets, type ConnectionRow, type MessageReaction, type MessageRow } from "../../schema";
-import type { MessageAnswer, RoomEvent } from "../../schema/realtime";
+import type { HubEventBody, MessageAnswer, RoomEvent, TicketAnswer } from "../../schema/realtime";
+import type { Audience } from "./company-hub";
 import type { AppEnv } from "../env";
 import {
   REVOCATIONS_TABLE,
@@ -49,7 +50,7 @@ import { FAULTS_TABLE, armFault, maybeFailHere, type FaultOp } from "../lib/faul
 import { getDb } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
-import { loadTicketAnswers, presentMessages, previewOf } from "../lib/tickets";
+import { loadTicketAnswers, presentMessages, presentTicketBatch, previewOf, ticketAnswerQueries } from "../lib/tickets";
 import { hubOf } from "../lib/realtime";
 import { recordFirstResponse } from "../lib/dashboard";
 import { applyStatus, takeOrphanStatuses } from "../pipeline/statuses";
@@ -140,6 +141,8 @@ export class TicketRoom extends DurableObject<AppEnv> {
   private outbox: Promise<unknown> = Promise.resolve();
   /** Appends of this ticket, one at a time. */
   private appends: Promise<unknown> = Promise.resolve();
+  /** This room's publishes to the company hub, in order (see `toHub`). */
+  private hubPublishes: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -195,48 +198,59 @@ export class TicketRoom extends DurableObject<AppEnv> {
 
   /**
    * Stores one message in order. A duplicate (same connection and provider id, or same idempotency
-   * key) stores nothing and answers the existing message with `duplicate: true`.
+   * key) stores nothing and answers the existing message with `duplicate: true`. `fresh`: the
+   * caller has just found no message with this provider id (the contact's serialised session), so
+   * the look-up before the insert is skipped; the insert's conflict clause still catches a duplicate
+   * (issue 16: the insert, the ticket's list entry and its read-back are one D1 batch).
    */
-  async append(input: AppendInput): Promise<AppendResult> {
+  async append(input: AppendInput, options: { fresh?: boolean } = {}): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
-    const run = this.appends.then(() => this.appendNow(input));
+    const run = this.appends.then(() => this.appendNow(input, options.fresh === true));
     this.appends = run.catch(() => undefined);
     return run;
   }
 
-  private async appendNow(input: AppendInput): Promise<AppendResult> {
+  private async appendNow(input: AppendInput, fresh = false): Promise<AppendResult> {
     const db = getDb(this.env.DB);
-    const existing = await this.findExisting(input);
+    const existing = fresh && input.externalId ? undefined : await this.findExisting(input);
     if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true };
     const at = Date.now();
     const row: MessageRow = { ...input, id: input.id ?? newId(), seq: await this.nextSeq(input.ticketId), createdAt: at, updatedAt: at };
-    const inserted = await db.insert(messages).values(row).onConflictDoNothing().returning();
+    const visible = input.type !== "reaction";
+    // A system event (a number change) is shown, but is nothing for a member to read.
+    const unread = input.direction === "in" && input.type !== "reaction" && input.type !== "system";
+    // One round trip (issue 16): the insert, the ticket's list entry (only when the insert happened:
+    // a duplicate moves nothing) and the ticket as the lists show it.
+    const [inserted, , ...ticketRows] = await db.batch([
+      db.insert(messages).values(row).onConflictDoNothing().returning(),
+      db
+        .update(tickets)
+        .set({
+          ...(visible
+            ? {
+                lastMessageAt: sql`MAX(${tickets.lastMessageAt}, ${row.sentAt})`,
+                lastMessagePreview: sql`CASE WHEN ${tickets.lastMessageAt} <= ${row.sentAt} THEN ${previewOf(row)} ELSE ${tickets.lastMessagePreview} END`,
+              }
+            : {}),
+          ...(unread ? { unreadCount: sql`${tickets.unreadCount} + 1` } : {}),
+          updatedAt: at,
+        })
+        .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${row.id})`)),
+      ...ticketAnswerQueries(db, input.companyId, input.ticketId),
+    ]);
     if (!inserted[0]) {
       const again = await this.findExisting(input);
       if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true };
       throw new Error("message insert conflicted but no existing row was found");
     }
-    const visible = input.type !== "reaction";
-    // A system event (a number change) is shown, but is nothing for a member to read.
-    const unread = input.direction === "in" && input.type !== "reaction" && input.type !== "system";
-    await db
-      .update(tickets)
-      .set({
-        ...(visible
-          ? {
-              lastMessageAt: sql`MAX(${tickets.lastMessageAt}, ${row.sentAt})`,
-              lastMessagePreview: sql`CASE WHEN ${tickets.lastMessageAt} <= ${row.sentAt} THEN ${previewOf(row)} ELSE ${tickets.lastMessagePreview} END`,
-            }
-          : {}),
-        ...(unread ? { unreadCount: sql`${tickets.unreadCount} + 1` } : {}),
-        updatedAt: at,
-      })
-      .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId)));
     // A member's (or the API's) first answer in a customer's ticket: the dashboard's first response (issue 12).
-    if (input.direction === "out" && (input.senderMemberId || input.apiKeyId)) await recordFirstResponse(db, input.companyId, input.ticketId, at);
+    const firstResponse = input.direction === "out" && (input.senderMemberId || input.apiKeyId);
+    if (firstResponse) await recordFirstResponse(db, input.companyId, input.ticketId, at);
     const [message] = await presentMessages(this.env, db, [row]);
-    await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! });
+    // The list entry read in the batch, unless the first response changed the ticket since.
+    const ticketAnswer = firstResponse ? undefined : presentTicketBatch(ticketRows);
+    await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer);
     return { message: message!, duplicate: false };
   }
 
@@ -359,7 +373,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       result = { ok: false, errorCode: "no_connection", errorMessage: "The connection no longer exists.", retryable: false };
     }
     if (!result.ok && result.retryable) {
-      console.warn(`[ticket-room] send of message ${row.message_id} failed transiently (${result.errorCode}, attempt ${row.attempts + 1})`);
+      console.warn(`[ticket-room] send of message ${row.message_id} failed transiently (${result.errorCode}, attempt ${row.attempts + 1}): ${result.errorMessage.slice(0, 300)}`);
       if (row.attempts + 1 < SEND_MAX_ATTEMPTS) return { errorCode: result.errorCode, errorMessage: result.errorMessage };
     }
     if (result.ok) this.ctx.storage.sql.exec("UPDATE sends SET external_id = ? WHERE seq = ?", result.externalId, row.seq);
@@ -481,10 +495,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const db = getDb(this.env.DB);
     const [ticket] = await loadTicketAnswers(db, companyId, [ticketId]);
     if (ticket) {
-      await hubOf(this.env, companyId).publish(
-        { type: "ticket.updated", ticket },
-        { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } },
-      );
+      await this.toHub(companyId, [{ type: "ticket.updated", ticket }], { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } }, true);
     }
   }
 
@@ -566,15 +577,30 @@ export class TicketRoom extends DurableObject<AppEnv> {
     await adapterFor(this.env, connection).presence(connection, { externalId: identity.externalId }, state, lastIn?.externalId ?? undefined);
   }
 
-  private async fanOut(companyId: string, ticketId: string, event: { type: "message.created" | "message.updated"; message: MessageAnswer }): Promise<void> {
+  /** `preloaded`: the ticket's answer when the caller read it already (null: no such ticket). */
+  private async fanOut(companyId: string, ticketId: string, event: { type: "message.created" | "message.updated"; message: MessageAnswer }, preloaded?: TicketAnswer | null): Promise<void> {
     this.broadcast(event);
     const db = getDb(this.env.DB);
-    const [ticket] = await loadTicketAnswers(db, companyId, [ticketId]);
+    const ticket = preloaded !== undefined ? preloaded : (await loadTicketAnswers(db, companyId, [ticketId]))[0];
     if (!ticket) return;
     const audience = { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } };
-    const hub = hubOf(this.env, companyId);
-    await hub.publish({ type: event.type, ticketId, message: event.message }, audience);
-    await hub.publish({ type: "ticket.updated", ticket }, audience);
+    // One hop for both (issue 16): the message and its ticket's list entry. A new message's reaches
+    // the hub after the append answered (the webhook's 200 waits for two hops, not three); it is
+    // already stored, and the hub's events keep this room's order.
+    await this.toHub(companyId, [{ type: event.type, ticketId, message: event.message }, { type: "ticket.updated", ticket }], audience, event.type === "message.updated");
+  }
+
+  /**
+   * Publishes `bodies` to the company's hub after every earlier publish of this room (their order
+   * holds). `wait`: resolves once published; otherwise the publish finishes in the background
+   * (waitUntil) and a failure is logged, never thrown.
+   */
+  private toHub(companyId: string, bodies: HubEventBody[], audience: Audience, wait: boolean): Promise<void> {
+    const run = this.hubPublishes.then(() => hubOf(this.env, companyId).publishEvents(bodies, audience));
+    this.hubPublishes = run.catch((error: unknown) => console.error("[ticket-room] hub publish failed", error));
+    if (wait) return run.then(() => undefined);
+    this.ctx.waitUntil(this.hubPublishes);
+    return Promise.resolve();
   }
 
   /** Sends `event` to every viewer (but `except`); a viewer whose token expired is closed instead. */

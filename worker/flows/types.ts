@@ -10,7 +10,7 @@
  */
 import type { CustomFieldType } from "../../schema/custom-fields";
 import type { MessageType } from "../../schema/tickets";
-import type { OutboundMessage } from "../channels/types";
+import type { ChannelCapabilities, OutboundMessage } from "../channels/types";
 
 /** Version of the run-state shape (stored with each run). */
 export const RUN_STATE_VERSION = 1;
@@ -144,6 +144,12 @@ export type FlowContext = {
   company: { timezone: string; fieldTypes: Readonly<Record<string, CustomFieldType>> };
   rotary: Readonly<Record<string, number>>;
   maxStepsWithoutWait?: number;
+  /**
+   * What the run's channel shows (its adapter's capabilities, issue 15): without buttons or lists,
+   * those blocks send a numbered text menu answered by number or title (flows/numbered-menu.ts).
+   * Absent (the editor's test run): everything is shown as built.
+   */
+  capabilities?: Pick<ChannelCapabilities, "buttons" | "lists" | "maxButtons">;
 };
 
 // ---------------------------------------------------------------------------------------------

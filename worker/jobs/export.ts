@@ -13,6 +13,7 @@ import { z } from "zod";
 import { contacts, jobs, type JobRow } from "../../schema";
 import { contactFilterSchema } from "../../schema/validation/contacts";
 import { filterWhere, loadFields, resolveFilter } from "../lib/contacts";
+import { yieldToOthers } from "./import";
 import { now } from "../lib/db";
 import { AppError } from "../lib/errors";
 import { R2ObjectWriter } from "../lib/r2-writer";
@@ -112,6 +113,8 @@ export async function runExport(deps: JobDeps, message: { jobId: string; company
       }
       processed += rows.length;
       await upload.writeAll(writer.take());
+      // The rest of the isolate's work goes first between pages (issue 16).
+      await yieldToOthers();
       const last = rows[rows.length - 1];
       if (!last || rows.length < EXPORT_PAGE || processed >= MAX_EXPORT_ROWS) break;
       cursor = { createdAt: last.createdAt, id: last.id };

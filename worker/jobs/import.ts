@@ -34,10 +34,28 @@ import { type ByteSource, r2Source } from "../lib/zip-reader";
 import { deleteStaging, failJob, JobFailure, loadJob, publishJob, stagingPrefix } from "./common";
 import type { JobMessage } from "../queues/jobs";
 
-/** Most rows per staged chunk (one upsert call, one D1 batch). */
-export const CHUNK_MAX_ROWS = 1000;
+/**
+ * Rows read between two yields of the parse step (issue 16): the .xlsx reader parses each inflated
+ * piece synchronously and a `for await` only yields to microtasks, so without a real yield a
+ * 500,000-row sheet holds the isolate (and every request it serves) for seconds.
+ */
+export const ROWS_PER_YIELD = 200;
+
+/**
+ * Lets the isolate's other work (requests, other queue messages) run before going on: a macrotask
+ * turn (a zero timer), not a microtask. Used between chunks by the import and export jobs.
+ */
+export function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Most rows per staged chunk (one upsert call, one D1 batch). Small enough that one chunk's batch
+ * never holds D1, or the isolate, long (issue 16: the API keeps answering during a 500,000-row import).
+ */
+export const CHUNK_MAX_ROWS = 250;
 /** Most D1 statements a chunk's upsert is estimated to take; a chunk closes before it. */
-export const CHUNK_MAX_STATEMENTS = 600;
+export const CHUNK_MAX_STATEMENTS = 150;
 /** Data rows shown in the upload's preview. */
 export const PREVIEW_ROWS = 5;
 /** Sheet XML read for a preview at most (bytes): a preview never reads a whole large file. */
@@ -488,6 +506,7 @@ async function stageRows(bucket: R2Bucket, jobId: string, source: ByteSource, pa
   for await (const row of workbook.rows({}, params.sheet)) {
     if (row.row <= params.headerRow) continue;
     rows += 1;
+    if (rows % ROWS_PER_YIELD === 0) await yieldToOthers();
     if (rows > maxRows) throw new ImportFailure("too_many_rows", `The spreadsheet has more than ${maxRows.toLocaleString("en-US")} rows; split it into smaller files.`);
     const mapped = toImportRow(plan, row.row, row.cells);
     current.lastRow = row.row;

@@ -16,7 +16,7 @@ import { signSession } from "./jwt";
 import { sendMail } from "./mail";
 import { mailTexts } from "./mail-texts";
 import type { PasswordHash } from "./password";
-import { TRIAL_MS } from "./subscription";
+import { trialMs } from "./subscription";
 
 /**
  * The Owner role's name and description in the company's language (it is company data, shown to
@@ -74,6 +74,8 @@ export type NewAccount = {
   password: PasswordHash;
   companyName: string;
   language?: string;
+  /** The franchise of the host the person registered on (issue 14): the company is created under it. */
+  franchiseId?: string | null;
 };
 
 /**
@@ -131,11 +133,11 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
         ownerId: userId,
         plan: "trial",
         paymentStatus: "trial",
-        dueDate: at + TRIAL_MS,
+        dueDate: at + trialMs(env),
         disconnected: [],
         activationCodeHash: await sha256Hex(`${companyId}:${activationCode}`),
         activatedAt: null,
-        franchiseId: null,
+        franchiseId: input.franchiseId ?? null,
         createdAt: at,
         updatedAt: at,
       }),
@@ -159,7 +161,7 @@ export async function createAccount(env: AppEnv, db: Db, input: NewAccount): Pro
     }
     throw error;
   }
-  await sendMail(env, codeMail(env, input, activationCode, input.companyName, language));
+  await sendMail(env, { ...codeMail(env, input, activationCode, input.companyName, language), ...(input.franchiseId ? { companyId } : {}) });
   return user;
 }
 
@@ -206,7 +208,9 @@ export async function sendVerificationCode(env: AppEnv, db: Db, user: Pick<UserR
     db.update(users).set({ emailCodeHash: codeHash, emailCodeExpiresAt: at + EMAIL_CODE_TTL_MS, updatedAt: at }).where(eq(users.id, user.id)),
     ...companyCodes,
   ]);
-  await sendMail(env, codeMail(env, user, code, owned.length === 1 ? (owned[0]?.name ?? null) : null, locale ?? (await userMailLocale(db, user))));
+  // The code of one company (the usual case) is sent with its franchise's brand when it has one (issue 14).
+  const mail = codeMail(env, user, code, owned.length === 1 ? (owned[0]?.name ?? null) : null, locale ?? (await userMailLocale(db, user)));
+  await sendMail(env, { ...mail, ...(owned.length === 1 && owned[0] ? { companyId: owned[0].id } : {}) });
 }
 
 /**

@@ -58,6 +58,56 @@ export function pairGapMs(scale: number): number {
   return Math.ceil(PAIR_GAP_MS * scale);
 }
 
+/**
+ * The daily limit of a messaging tier as Meta names it (`TIER_250` → 250, `TIER_2K` → 2,000,
+ * `TIER_100K` → 100,000): unique users reachable outside a service window per moving 24 h.
+ * `TIER_UNLIMITED` → Infinity; anything unreadable → null (the caller keeps DEFAULT_DAILY_LIMIT).
+ * Source: platform-limits.md "Messaging limits", wire-formats-wave2.md §4.4.
+ */
+export function tierDailyLimit(tier: string | null | undefined): number | null {
+  if (!tier) return null;
+  if (tier === "TIER_UNLIMITED") return Number.POSITIVE_INFINITY;
+  const match = /^TIER_(\d+)(K?)$/.exec(tier);
+  if (!match) return null;
+  return Number(match[1]) * (match[2] ? 1000 : 1);
+}
+
+/** Messages per second of Meta's throughput level: `HIGH` 1,000, otherwise (STANDARD, unknown) 80. */
+export function throughputOfLevel(level: string | null | undefined): number {
+  return level === "HIGH" ? 1000 : DEFAULT_THROUGHPUT_MPS;
+}
+
+/** The daily limit the broadcast scheduler applies for a limits row (DEFAULT_DAILY_LIMIT until the tier was read). */
+export function dailyLimitOf(limits: { tier: string | null; dailyLimit: number | null }): number {
+  if (limits.tier === "TIER_UNLIMITED") return Number.POSITIVE_INFINITY;
+  return limits.dailyLimit ?? DEFAULT_DAILY_LIMIT;
+}
+
+/**
+ * Stores what the Graph API said about the number's limits (tier, its daily limit, throughput),
+ * read when its token proved it (create, token change, refresh): the broadcast scheduler then
+ * paces and counts by them, and the connection shows them.
+ */
+export async function recordNumberLimits(
+  db: Db,
+  connection: Pick<ConnectionRow, "id" | "companyId">,
+  proof: { messagingTier: string | null; throughputLevel: string | null },
+): Promise<void> {
+  const at = Date.now();
+  const limit = tierDailyLimit(proof.messagingTier);
+  const values = {
+    tier: proof.messagingTier,
+    dailyLimit: limit === null || !Number.isFinite(limit) ? null : limit,
+    throughputMps: throughputOfLevel(proof.throughputLevel),
+    checkedAt: at,
+    updatedAt: at,
+  };
+  await db
+    .insert(connectionSendLimits)
+    .values({ connectionId: connection.id, companyId: connection.companyId, ...values })
+    .onConflictDoUpdate({ target: connectionSendLimits.connectionId, set: values });
+}
+
 /** The connection's limits row, created with Meta's defaults when missing. */
 export async function limitsOf(db: Db, connection: Pick<ConnectionRow, "id" | "companyId">) {
   await db

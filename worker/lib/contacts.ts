@@ -51,6 +51,7 @@ import { newId } from "./ids";
 import { signedMediaUrl } from "./media";
 import { fileUrl } from "./present";
 import { lastCampaignOf } from "./broadcasts";
+import { isPhoneLike, searchCondition, searchPlan } from "./contact-search";
 
 export { normalizeFieldValue, type NormalizedValue } from "../../schema/validation/contacts";
 
@@ -200,7 +201,13 @@ export function fieldValueStatements(db: Db, companyId: string, contactId: strin
 // ---------------------------------------------------------------------------------------------
 
 /** A filter checked against the company: its field values normalised. */
-export type ResolvedFilter = { search?: string; tags: string[]; fields: { fieldId: string; value: string }[] };
+export type ResolvedFilter = {
+  search?: string;
+  /** How the search index answers `search` (worker/lib/contact-search.ts `searchPlan`); absent: the LIKE scan. */
+  searchPlan?: "few" | "many";
+  tags: string[];
+  fields: { fieldId: string; value: string }[];
+};
 
 /**
  * Checks a filter's tags and fields belong to the company and normalises each field value by its
@@ -230,7 +237,8 @@ export async function resolveFilter(db: Db, companyId: string, filter: ContactFi
     }
   }
   if (Object.keys(errors).length) throw new AppError("validation_failed", `Invalid input: ${Object.keys(errors).join(", ")}.`, errors);
-  return { search: filter.search, tags: tagIds, fields };
+  const plan = filter.search ? await searchPlan(db, filter.search) : null;
+  return { search: filter.search, ...(plan ? { searchPlan: plan } : {}), tags: tagIds, fields };
 }
 
 /** `%text%` with LIKE's wildcards and the escape character escaped (used with ESCAPE '\'). */
@@ -241,15 +249,18 @@ export function likePattern(text: string): string {
 /**
  * The WHERE clause of a filter on `contacts`: the company; search in name, e-mail and (when the
  * search looks like a phone number: digits, spaces, `+()-.`) the phone's digits; ANY of the tags;
- * every field equal.
+ * every field equal. A search of 3+ characters goes through the trigram index (accent-insensitive,
+ * worker/lib/contact-search.ts); shorter ones keep the LIKE scan.
  */
 export function filterWhere(companyId: string, filter: ResolvedFilter): SQL {
-  const parts: (SQL | undefined)[] = [eq(contacts.companyId, companyId)];
-  if (filter.search) {
+  const indexed = filter.search && filter.searchPlan ? searchCondition(companyId, filter.search, filter.searchPlan) : null;
+  // The indexed search carries the company term itself (written for the plan it wants).
+  const parts: (SQL | undefined)[] = [indexed ?? eq(contacts.companyId, companyId)];
+  if (!indexed && filter.search) {
     const pattern = likePattern(filter.search);
     const alternatives: SQL[] = [sql`${contacts.name} LIKE ${pattern} ESCAPE '\\'`, sql`${contacts.email} LIKE ${pattern} ESCAPE '\\'`];
     const digits = filter.search.replace(/\D/g, "");
-    if (digits && /^[\d\s()+.-]+$/.test(filter.search)) alternatives.push(sql`${contacts.phone} LIKE ${`%${digits}%`}`);
+    if (digits && isPhoneLike(filter.search)) alternatives.push(sql`${contacts.phone} LIKE ${`%${digits}%`}`);
     parts.push(sql`(${sql.join(alternatives, sql` OR `)})`);
   }
   if (filter.tags.length) {

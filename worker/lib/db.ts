@@ -1,9 +1,11 @@
 /** Drizzle over the D1 binding, with every table of schema/. */
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../schema";
+import { countingD1 } from "./d1-count";
 
 export function getDb(d1: D1Database) {
-  return drizzle(d1, { schema });
+  // countingD1 is the identity unless a test counts round trips (worker/lib/d1-count.ts).
+  return drizzle(countingD1(d1), { schema });
 }
 
 export type Db = ReturnType<typeof getDb>;

@@ -183,16 +183,28 @@ export async function listDeliveries(db: Db, companyId: string, subscriptionId: 
   }));
 }
 
+/** The company's event subscriptions (id and events): what `emitEvent` reads; a query the inbound path may batch. */
+export function subscriptionsQuery(db: ReturnType<typeof getDb>, companyId: string) {
+  return db.select({ id: eventSubscriptions.id, events: eventSubscriptions.events }).from(eventSubscriptions).where(eq(eventSubscriptions.companyId, companyId));
+}
+
 /**
  * Emits event `type` of `companyId` with `data` (a JSON object: ids and the fields a receiver needs)
  * to every subscription of the company that takes it: one stored delivery each, enqueued on
  * `event-deliveries`. Answers the event id, or null when no subscription takes it. Never throws: a
  * failure is logged and the caller goes on.
  */
-export async function emitEvent(env: AppEnv, companyId: string, type: EventType, data: Record<string, unknown>): Promise<string | null> {
+export async function emitEvent(
+  env: AppEnv,
+  companyId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  /** `subscriptionsQuery`'s rows when the caller read them already (the inbound path's one batch, issue 16). */
+  preloaded?: { id: string; events: EventType[] }[],
+): Promise<string | null> {
   try {
     const db = getDb(env.DB);
-    const subscriptions = await db.select({ id: eventSubscriptions.id, events: eventSubscriptions.events }).from(eventSubscriptions).where(eq(eventSubscriptions.companyId, companyId));
+    const subscriptions = preloaded ?? (await subscriptionsQuery(db, companyId));
     const targets = subscriptions.filter((s) => s.events.includes(type));
     if (!targets.length) return null;
     const at = now();

@@ -126,10 +126,18 @@ function boundedIndex(text: string, word: string): number {
 }
 
 /** The company's first trigger (oldest) that is on and matches `text`, or undefined. */
-export async function matchKeyword(db: Db, companyId: string, text: string): Promise<KeywordRow | undefined> {
+export async function matchKeyword(db: Db, companyId: string, text: string, preloaded?: KeywordRow[]): Promise<KeywordRow | undefined> {
   if (!text.trim()) return undefined;
-  const rows = await db.select().from(keywords).where(and(eq(keywords.companyId, companyId), eq(keywords.turnOn, true))).orderBy(asc(keywords.createdAt));
+  const rows = preloaded ?? (await activeKeywordsQuery(db, companyId));
   return rows.find((row) => keywordMatches(row, text));
+}
+
+/**
+ * The company's triggers that are on, oldest first (the order `matchKeyword` tries them); a query
+ * the inbound path may put in its one read batch (issue 16) and hand to `matchKeyword`.
+ */
+export function activeKeywordsQuery(db: Db, companyId: string) {
+  return db.select().from(keywords).where(and(eq(keywords.companyId, companyId), eq(keywords.turnOn, true))).orderBy(asc(keywords.createdAt));
 }
 
 /** Counts one message that started the trigger's flow. */
@@ -145,8 +153,14 @@ export async function countKeywordMessage(db: Db, companyId: string, keywordId: 
 // ---------------------------------------------------------------------------------------------
 
 /** The default flows of a connection (all null when none were set). */
-export async function defaultFlowsOf(db: Db, companyId: string, connectionId: string): Promise<Omit<ConnectionFlowsRow, "updatedAt" | "companyId">> {
-  const row = await db.query.connectionFlows.findFirst({ where: and(eq(connectionFlows.connectionId, connectionId), eq(connectionFlows.companyId, companyId)) });
+export async function defaultFlowsOf(
+  db: Db,
+  companyId: string,
+  connectionId: string,
+  /** The row when the caller read it already (null: none; the inbound path's one batch, issue 16). */
+  preloaded?: ConnectionFlowsRow | null,
+): Promise<Omit<ConnectionFlowsRow, "updatedAt" | "companyId">> {
+  const row = preloaded !== undefined ? preloaded : await db.query.connectionFlows.findFirst({ where: and(eq(connectionFlows.connectionId, connectionId), eq(connectionFlows.companyId, companyId)) });
   return {
     connectionId,
     defaultFlowId: row?.defaultFlowId ?? null,

@@ -6,7 +6,8 @@
  *   is also the new company's language;
  * - a resent code and a password reset: the language the client sent, else the language of the
  *   user's active company (users have no language of their own);
- * - an invite: the inviting company's language (the recipient may not have an account yet).
+ * - an invite: the recipient's language when they have an account (their active company's), else the
+ *   inviting company's (the recipient may not have an account yet).
  */
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../../schema/validation/common";
 

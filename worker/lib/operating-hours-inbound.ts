@@ -32,13 +32,8 @@ import { roomOf } from "./realtime";
  * company has no operating hours, has them off, or is open then; else the connection's action, or
  * the one for all connections (`{type: "none"}` when nothing is to be sent).
  */
-export async function outsideHoursAction(db: Db, companyId: string, connectionId: string, atMs: number): Promise<OutsideHoursAction | null> {
-  const [row] = await db
-    .select({ hours: operatingHours, timezone: companies.timezone })
-    .from(operatingHours)
-    .innerJoin(companies, eq(companies.id, operatingHours.companyId))
-    .where(eq(operatingHours.companyId, companyId))
-    .limit(1);
+export async function outsideHoursAction(db: Db, companyId: string, connectionId: string, atMs: number, preloaded?: HoursRow[]): Promise<OutsideHoursAction | null> {
+  const [row] = preloaded ?? (await hoursQuery(db, companyId));
   if (!row || !row.hours.enabled) return null;
   let open: boolean;
   try {
@@ -51,6 +46,22 @@ export async function outsideHoursAction(db: Db, companyId: string, connectionId
   if (open) return null;
   return row.hours.outside.connections[connectionId] ?? row.hours.outside.all;
 }
+
+/**
+ * The company's operating hours and time zone (zero or one row); a query the inbound path may put in
+ * its one read batch (issue 16) and hand to `routeOutsideHours`.
+ */
+export function hoursQuery(db: Db, companyId: string) {
+  return db
+    .select({ hours: operatingHours, timezone: companies.timezone })
+    .from(operatingHours)
+    .innerJoin(companies, eq(companies.id, operatingHours.companyId))
+    .where(eq(operatingHours.companyId, companyId))
+    .limit(1);
+}
+
+/** A row of `hoursQuery`. */
+export type HoursRow = Awaited<ReturnType<typeof hoursQuery>>[number];
 
 /** What the ContactSession lends this module: its own steps, bound to the message at hand. */
 export type OutsideHoursHooks = {
@@ -72,10 +83,12 @@ export async function routeOutsideHours(
   db: Db,
   input: { connection: ConnectionRow; contact: ContactRow; event: InboundMessage },
   hooks: OutsideHoursHooks,
+  /** `hoursQuery`'s rows when the caller read them already (issue 16). */
+  preloaded?: HoursRow[],
 ): Promise<IngestResult | null> {
   const { connection, contact, event } = input;
   if (event.isGroup) return null;
-  const action = await outsideHoursAction(db, connection.companyId, connection.id, event.timestamp);
+  const action = await outsideHoursAction(db, connection.companyId, connection.id, event.timestamp, preloaded);
   if (!action) return null;
   const current = await db.query.tickets.findFirst({
     where: and(

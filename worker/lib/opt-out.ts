@@ -30,10 +30,18 @@ export function isStopWord(text: string, words: readonly string[] | null): boole
  * the company, sets `opted_out_at` (kept as the first time when already set) and ends the
  * contact's enrolments in every cycle. Answers true when `body` was a stop word.
  */
-export async function applyOptOut(env: AppEnv, db: Db, companyId: string, contactId: string, body: string): Promise<boolean> {
+export async function applyOptOut(
+  env: AppEnv,
+  db: Db,
+  companyId: string,
+  contactId: string,
+  body: string,
+  /** The company's words when the caller read them already (the inbound path's one batch, issue 16). */
+  preloaded?: { optOutWords: string[] | null },
+): Promise<boolean> {
   // A stop word is short; a long text is never one (and is not worth a query).
   if (body.length > 100) return false;
-  const company = await db.query.companies.findFirst({ where: eq(companies.id, companyId), columns: { optOutWords: true } });
+  const company = preloaded ?? (await db.query.companies.findFirst({ where: eq(companies.id, companyId), columns: { optOutWords: true } }));
   if (!company || !isStopWord(body, company.optOutWords)) return false;
   const at = Date.now();
   await db

@@ -127,7 +127,14 @@ export async function leaveAllCycles(env: AppEnv, companyId: string, contactId: 
  * connection, or the flow has no published version: the cycle goes on to its next step);
  * `contact_gone` (the contact was deleted or opted out: the enrolment ends).
  */
-export type StepOutcome = { status: "started"; runId: string } | { status: "skipped"; reason: "unreachable" | "unpublished" } | { status: "contact_gone" };
+/**
+ * What running one step did. `started` names the run and the ContactSession it runs in
+ * (`channel`, `externalId`), so the next step's wait can count from the run's last action.
+ */
+export type StepOutcome =
+  | { status: "started"; runId: string; channel: string; externalId: string }
+  | { status: "skipped"; reason: "unreachable" | "unpublished" }
+  | { status: "contact_gone" };
 
 /**
  * Runs one step: starts `flowId`'s published version for the contact, in its ContactSession, on the
@@ -135,7 +142,7 @@ export type StepOutcome = { status: "started"; runId: string } | { status: "skip
  * has an identity on), in its open or pending ticket there (a new pending ticket when it has none).
  * Throws only on storage or D1 failures (the scheduler retries).
  */
-export async function runCycleStep(env: AppEnv, companyId: string, contactId: string, flowId: string): Promise<StepOutcome> {
+export async function runCycleStep(env: AppEnv, companyId: string, contactId: string, flowId: string, runId?: string): Promise<StepOutcome> {
   const db = getDb(env.DB);
   const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, contactId), eq(contacts.companyId, companyId)), columns: { id: true, phone: true, optedOutAt: true } });
   if (!contact || contact.optedOutAt !== null) return { status: "contact_gone" };
@@ -156,8 +163,9 @@ export async function runCycleStep(env: AppEnv, companyId: string, contactId: st
     connectionId: connection.id,
     ticketId: ticket.id,
     flowId,
+    ...(runId ? { runId } : {}),
   });
-  return started.ok ? { status: "started", runId: started.runId } : { status: "skipped", reason: "unpublished" };
+  return started.ok ? { status: "started", runId: started.runId, channel: connection.channel, externalId } : { status: "skipped", reason: "unpublished" };
 }
 
 /** The connection a step reaches the contact on (see runCycleStep), or null. */

@@ -6,7 +6,9 @@
  * - requireCompany: the user's active company and membership; 403 `no_company` when the user is in
  *   no company ('You are not part of any company!'). For an API key: the key's company and the
  *   permissions of its scopes (no member).
- * - requirePermission(...p): 403 `forbidden` unless the member's roles grant one of `p` (spec §6).
+ * - requirePermission(...p): 403 `forbidden` unless the member's roles grant one of `p` (spec §6);
+ *   also 403 (field `feature`) when the company lacks the feature covering `p[0]` (issue 14,
+ *   worker/lib/features.ts). A company without the `integration` feature has no public API (keys 403).
  * - requireSubscription: 402 `payment_required` when the company's subscription gives no access.
  */
 import type { Context } from "hono";
@@ -14,12 +16,13 @@ import { createMiddleware } from "hono/factory";
 import { METHOD_NAME_ALL } from "hono/router";
 import { matchedRoutes } from "hono/route";
 import { and, eq } from "drizzle-orm";
-import { companies, memberRoles, members, roles, users } from "../../schema";
+import { billingPlans, billingSubscriptions, companies, franchiseRoles, memberRoles, members, roles, users } from "../../schema";
 import { COMPANY_PERMISSIONS, type CompanyPermission } from "../../schema/permissions";
 import { AppError, forbidden, unauthorized } from "../lib/errors";
 import { verifySession } from "../lib/jwt";
 import { API_KEY_PREFIX, findLiveApiKey, permissionsOfScopes, publicApiRouteOf } from "../lib/api-keys";
-import { subscriptionValid } from "../lib/subscription";
+import { subscriptionNow, subscriptionValid } from "../lib/subscription";
+import { combineFeatures, companyFeatures, featureOfPermission, featureUnavailable, restrictToFeatures } from "../lib/features";
 import type { HonoEnv } from "./context";
 
 export const requireUser = createMiddleware<HonoEnv>(async (c, next) => {
@@ -69,15 +72,20 @@ export const requireCompany = createMiddleware<HonoEnv>(async (c, next) => {
     // The key's own company, with the permissions its scopes stand for; no member, no owner.
     const company = await c.var.db.query.companies.findFirst({ where: eq(companies.id, key.companyId) });
     if (!company) throw unauthorized("Invalid API key.");
+    // A company without the `integration` feature (issue 14) has no public API: its keys answer 403.
+    const features = await companyFeatures(c.var.db, company);
+    if (!features.has("integration")) throw featureUnavailable("integration");
     c.set("company", company);
+    c.set("features", features);
     c.set("isOwner", false);
-    c.set("permissions", permissionsOfScopes(key.scopes));
+    c.set("permissions", restrictToFeatures(permissionsOfScopes(key.scopes), features));
     return next();
   }
   const user = c.var.user;
   const loaded = user.activeCompanyId ? await loadMembership(c.var.db, user.id, user.activeCompanyId) : null;
   if (!loaded) throw new AppError("no_company", "You are not part of any company!");
   c.set("company", loaded.company);
+  c.set("features", loaded.features);
   c.set("memberId", loaded.memberId);
   c.set("isOwner", loaded.isOwner);
   c.set("permissions", loaded.permissions);
@@ -85,14 +93,18 @@ export const requireCompany = createMiddleware<HonoEnv>(async (c, next) => {
 });
 
 export function requirePermission(...anyOf: CompanyPermission[]) {
+  // The first permission names the route's own area: when a feature the company lacks covers it
+  // (issue 14; worker/lib/features.ts), the route answers 403 even to members holding another one.
+  const feature = anyOf[0] ? featureOfPermission(anyOf[0]) : null;
   return createMiddleware<HonoEnv>(async (c, next) => {
+    if (feature && !c.var.features.has(feature)) throw featureUnavailable(feature);
     if (!anyOf.some((p) => c.var.permissions.has(p))) throw forbidden();
     await next();
   });
 }
 
 export const requireSubscription = createMiddleware<HonoEnv>(async (c, next) => {
-  if (!subscriptionValid(c.var.company)) {
+  if (!subscriptionValid(c.var.company, await subscriptionNow(c.env, c.var.db, c.var.company.id))) {
     throw new AppError("payment_required", "Payment not made. Access temporarily suspended.");
   }
   await next();
@@ -100,13 +112,18 @@ export const requireSubscription = createMiddleware<HonoEnv>(async (c, next) => 
 
 /**
  * The user's membership in `companyId` with the union of its roles' permissions, or null when the
- * user is not a member. The owner role holds every permission.
+ * user is not a member. The owner role holds every permission. `features` are the company's
+ * (worker/lib/features.ts; the franchise role and the plan joined here, no extra query) and `permissions` lose
+ * those of features the company lacks.
  */
 export async function loadMembership(db: HonoEnv["Variables"]["db"], userId: string, companyId: string) {
   const rows = await db
-    .select({ company: companies, memberId: members.id, role: roles })
+    .select({ company: companies, memberId: members.id, role: roles, franchiseRole: franchiseRoles.permissions, planFeatures: billingPlans.features })
     .from(members)
     .innerJoin(companies, eq(companies.id, members.companyId))
+    .leftJoin(franchiseRoles, and(eq(franchiseRoles.id, companies.franchiseRoleId), eq(franchiseRoles.franchiseId, companies.franchiseId)))
+    .leftJoin(billingSubscriptions, eq(billingSubscriptions.companyId, companies.id))
+    .leftJoin(billingPlans, eq(billingPlans.id, billingSubscriptions.planId))
     .leftJoin(memberRoles, eq(memberRoles.memberId, members.id))
     .leftJoin(roles, and(eq(roles.id, memberRoles.roleId), eq(roles.companyId, members.companyId)))
     .where(and(eq(members.userId, userId), eq(members.companyId, companyId)));
@@ -120,5 +137,6 @@ export async function loadMembership(db: HonoEnv["Variables"]["db"], userId: str
     for (const p of row.role.permissions) permissions.add(p);
   }
   if (isOwner) for (const p of COMPANY_PERMISSIONS) permissions.add(p);
-  return { company: first.company, memberId: first.memberId, isOwner, permissions };
+  const features = combineFeatures(first.franchiseRole ?? null, first.planFeatures ?? null);
+  return { company: first.company, memberId: first.memberId, isOwner, permissions: restrictToFeatures(permissions, features), features };
 }

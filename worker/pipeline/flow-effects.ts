@@ -22,6 +22,7 @@ import type { FlowContext, FlowEffect, HttpRequest, HttpResult, UrlRefusal } fro
 import { checkPublicHttpUrl, hashPixelUserData } from "../flows";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
+import { channelCapabilities } from "../channels/capabilities";
 import type { OutboundMessage } from "../channels/types";
 import { companyTimeZone, computeContactValues, ensureTags, fieldValueStatements, normalizeFieldValue, runBatch } from "../lib/contacts";
 import type { Db } from "../lib/db";
@@ -61,12 +62,14 @@ export type FollowUp = { kind: "http_result"; token: string; result: HttpResult 
 /**
  * The context of one step for the contact (null when the contact no longer exists): custom field
  * values by key (built-ins included), tag names, the company's time zone and field types, and the
- * flow's rotary counters. `now` is the caller's clock (ms UTC).
+ * flow's rotary counters. `now` is the caller's clock (ms UTC). `connectionId` (the run's
+ * connection): its channel's capabilities, so buttons and lists degrade to a numbered menu where
+ * the channel lacks them (issue 15).
  */
-export async function buildContext(env: AppEnv, db: Db, companyId: string, contactId: string, flowId: string, now: number): Promise<FlowContext | null> {
+export async function buildContext(env: AppEnv, db: Db, companyId: string, contactId: string, flowId: string, now: number, connectionId?: string): Promise<FlowContext | null> {
   const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, contactId), eq(contacts.companyId, companyId)) });
   if (!contact) return null;
-  const [values, tagRows, fieldRows, timezone, rotary] = await Promise.all([
+  const [values, tagRows, fieldRows, timezone, rotary, capabilities] = await Promise.all([
     computeContactValues(env, db, contact),
     db
       .select({ name: tags.name })
@@ -76,6 +79,7 @@ export async function buildContext(env: AppEnv, db: Db, companyId: string, conta
     db.select({ key: customFields.key, type: customFields.type }).from(customFields).where(eq(customFields.companyId, companyId)),
     companyTimeZone(db, companyId),
     rotaryCounters(db, companyId, flowId),
+    connectionId ? channelCapabilities(env, db, companyId, connectionId) : undefined,
   ]);
   const fields: Record<string, string> = {};
   for (const v of values) if (v.value !== null) fields[v.key] = v.value;
@@ -87,6 +91,7 @@ export async function buildContext(env: AppEnv, db: Db, companyId: string, conta
     contact: { id: contact.id, name: contact.name, phone: contact.phone, email: contact.email, document: contact.document, fields, tags: tagRows.map((t) => t.name) },
     company: { timezone, fieldTypes },
     rotary,
+    ...(capabilities ? { capabilities } : {}),
   };
 }
 

@@ -132,7 +132,8 @@ export async function ingestEvents(env: AppEnv, connection: ConnectionRow, event
     [...byContact.entries()].map(async ([from, contactEvents]) => {
       const session = contactSessionOf(env, connection.companyId, connection.channel, from);
       for (const event of contactEvents) {
-        const result = await session.ingest(connection.id, event);
+        // The row read for this delivery goes along: the session does not read it again (issue 16).
+        const result = await session.ingest(connection.id, event, connection);
         if (result.status === "stored") summary.stored += 1;
         else if (result.status === "duplicate") summary.duplicates += 1;
         else if (result.status === "rejected") summary.rejected += 1;

@@ -9,7 +9,7 @@ import type { ImportUploadAnswer, JobAnswer } from "../../schema/api-types";
 import { getDb } from "../lib/db";
 import { activeCompanyId, call, countRows, expectStatus, register } from "../test/helpers";
 import { xlsxOf } from "../test/xlsx-fixtures";
-import { runImportChunk, runImportFinish, runImportParse, type JobDeps } from "../jobs/import";
+import { CHUNK_MAX_ROWS, runImportChunk, runImportFinish, runImportParse, type JobDeps } from "../jobs/import";
 import { backoffSeconds, consumeJobs, type JobMessage } from "./jobs";
 
 /** Uploads rows and sets the job up as `start` would, without enqueueing (the handlers are driven by hand). */
@@ -93,15 +93,16 @@ describe("jobs queue handlers", () => {
     const rows = Array.from({ length: 1500 }, (_, i) => [`C${i}`, i === 3 ? "bad" : phone(i)]);
     const { owner, companyId, jobId, deps } = await stagedImport(rows);
     await runImportParse(deps, { jobId, companyId });
-    await runImportChunk(deps, { jobId, companyId, chunk: 0 }); // 1,000 rows written; chunk 1 never succeeds
+    await runImportChunk(deps, { jobId, companyId, chunk: 0 }); // one chunk (CHUNK_MAX_ROWS rows) written; chunk 1 never succeeds
     const batch = createMessageBatch<JobMessage>("jobs-dlq", [{ id: "d1", timestamp: new Date(), attempts: 6, body: { type: "import.chunk", jobId, companyId, chunk: 1 } }]);
     await consumeJobs(batch, env, true);
     expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual(["d1"]);
     const job = await jobOf(owner.token, jobId);
     expect(job.status).toBe("failed");
     expect(job.errorMessage).toMatch(/several failed attempts/);
-    expect(job.errorMessage).toContain("Rows 2 to 1001 were imported (999 contacts, 1 refused); rows after 1001 were not.");
-    expect(await countRows("contacts", "company_id = ?", companyId)).toBe(999);
+    const last = CHUNK_MAX_ROWS + 1;
+    expect(job.errorMessage).toContain(`Rows 2 to ${last} were imported (${CHUNK_MAX_ROWS - 1} contacts, 1 refused); rows after ${last} were not.`);
+    expect(await countRows("contacts", "company_id = ?", companyId)).toBe(CHUNK_MAX_ROWS - 1);
     expect(job.reportUrl).not.toBeNull();
     const staged = await env.FILES.list({ prefix: `jobs/${jobId}/` });
     expect(staged.objects).toEqual([]);

@@ -9,6 +9,7 @@ import { registerInput } from "../../schema/validation/register";
 import type { HonoEnv } from "../middleware/context";
 import { requireUser } from "../middleware/auth";
 import { createAccount, issueToken, userMailLocale } from "../lib/accounts";
+import { franchiseOfRequest } from "../lib/franchise-host";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { now } from "../lib/db";
 import { AppError } from "../lib/errors";
@@ -57,7 +58,8 @@ function clientIp(req: Request): string {
 
 export const accounts = new Hono<HonoEnv>()
   /**
-   * POST /api/register {name, email, phone, password, companyName} → 201 {token}.
+   * POST /api/register {name, email, phone, password, companyName} → 201 {token}. On a franchise
+   * hostname (FRANCHISE_MODE on) the company is created under that franchise.
    * 400 validation_failed (field named); 409 email_in_use; 429 rate_limited (per IP).
    */
   .post("/register", zv("json", registerInput), async (c) => {
@@ -67,7 +69,9 @@ export const accounts = new Hono<HonoEnv>()
     const taken = await db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } });
     if (taken) throw new AppError("email_in_use", "The email is already in use.", { email: "email_in_use" });
     const language = localeFromHeader(c.req.header("Accept-Language")) ?? DEFAULT_LOCALE;
-    const user = await createAccount(c.env, db, { ...input, password: await hashPassword(input.password), language });
+    // Registering on a franchise's hostname creates the company under that franchise (issue 14).
+    const franchise = await franchiseOfRequest(c.env, c.req.raw);
+    const user = await createAccount(c.env, db, { ...input, password: await hashPassword(input.password), language, franchiseId: franchise?.id ?? null });
     return c.json({ token: await issueToken(c.env, user) }, 201);
   })
   /**

@@ -586,10 +586,10 @@ describe("sending through the Cloud API adapter", () => {
     const { phoneNumberId } = await cloudConnection(owner.token);
     await deliverOk(textWebhook(phoneNumberId, uniqueWaId(), wamid(), "Oi"));
     const ticketId = (await onlyTicket(owner.token)).id;
-    await fetch(`${env.META_STANDIN_ORIGIN}/__fail`, {
+    await fetch(`${env.META_STANDIN_ORIGIN}/__faults`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ status: 400, code: 131047, message: "Re-engagement message", times: 1 }),
+      body: JSON.stringify({ phoneNumberId, failNext: 1, status: 400, code: 131047, message: "Re-engagement message" }),
     }).then((r) => r.arrayBuffer());
     const sent = await expectStatus<MessageAnswer>(await call("POST", `/api/tickets/${ticketId}/messages`, { token: owner.token, body: { type: "text", body: "Voltou?" } }), 201);
     const page = await until(

@@ -78,6 +78,13 @@ export const channelsRoutes = new Hono<HonoEnv>()
     return c.json(await receiveDelivery(c.env, c.var.db, channel, c.req.raw));
   })
   /**
+   * POST /api/channels/evolution/webhook/{secret}: one Evolution API webhook of a `whatsapp-qr`
+   * connection (issue 15; worker/channels/evolution.ts) → 200 {ok, stored, …}. The path's secret
+   * is the connection's (401 when none has it, nothing stored); 400 for a body that is not an
+   * Evolution envelope of that connection's instance.
+   */
+  .post("/evolution/webhook/:secret", async (c) => c.json(await receiveDelivery(c.env, c.var.db, "whatsapp-qr", c.req.raw)))
+  /**
    * POST /api/channels/sandbox/pair {secret | code} → {deviceToken, connection: {id, name}}: pairs
    * the sandbox phone with the connection whose QR secret or phone code is current. 400
    * invalid_code when none matches or it expired; 429 after 20 tries a minute from one IP.

@@ -371,6 +371,20 @@ describe("POST /api/companies/invite", () => {
     expect(mail.subject).toContain("Loja Verde");
   });
 
+  it("an invite to someone who already has an account goes out in their language, not the inviting company's (issue 9)", async () => {
+    const invitee = await register({ companyName: "Bakery Inc" });
+    await env.DB.prepare("UPDATE companies SET language = 'en-US' WHERE id = ?").bind(await activeCompanyId(invitee.token)).run();
+    const owner = await register({ companyName: "Loja Azul" });
+    const role = await createRole(owner, ["tickets"], "Vendedor");
+    await expectStatus(await call("POST", "/api/companies/invite", { token: owner.token, body: { email: invitee.email, roles: [role.id] } }), 201);
+    const mail = await mailTo(invitee.email, "Loja Azul");
+    expect(mail.subject).toContain("invited you to Loja Azul");
+    // Without an account the mail is in the inviting company's language (pt-BR).
+    const stranger = uniqueEmail("stranger");
+    await expectStatus(await call("POST", "/api/companies/invite", { token: owner.token, body: { email: stranger, roles: [role.id] } }), 201);
+    expect((await mailTo(stranger, "Loja Azul")).subject).toContain("convidou você para Loja Azul");
+  });
+
   it("re-inviting a pending address updates its roles instead of adding a second invite", async () => {
     const owner = await register();
     const a = await createRole(owner, ["tickets"]);

@@ -12,7 +12,7 @@ import { LOCALES, idSchema, nameSchema, timezoneSchema } from "../../schema/vali
 import { phoneSchema } from "../../schema/validation/phone";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
-import { activationCodeHash } from "../lib/accounts";
+import { activationCodeHash, userMailLocale } from "../lib/accounts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../lib/api-keys";
 import { now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
@@ -25,7 +25,9 @@ import { mailTexts } from "../lib/mail-texts";
 import { fileUrl, presentCompany } from "../lib/present";
 import { hit } from "../lib/rate-limit";
 import { zv } from "../lib/validate";
+import { requireFeature } from "../lib/features";
 import { multipartBody } from "../lib/multipart";
+import { subscriptionNow } from "../lib/subscription";
 
 const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
 const booleanField = z.preprocess(
@@ -130,7 +132,7 @@ export const companiesRoutes = new Hono<HonoEnv>()
   // Everything below acts on the session's active company.
   .use(requireCompany)
   /** GET /api/companies/active → CompanyAnswer. 403 no_company when the user is in none. */
-  .get("/active", (c) => c.json(presentCompany(c.var.company)))
+  .get("/active", async (c) => c.json(presentCompany(c.var.company, await subscriptionNow(c.env, c.var.db, c.var.company.id))))
   /**
    * PUT /api/companies/active multipart → CompanyAnswer. Permission settings_company.
    * 400 names the failing field; nothing is written then.
@@ -189,19 +191,19 @@ export const companiesRoutes = new Hono<HonoEnv>()
    * GET /api/companies/active/api-keys → ApiKeyAnswer[] (newest first, revoked ones with their
    * revokedAt): never the key nor its hash. Permission settings_company.
    */
-  .get("/active/api-keys", requirePermission("settings_company"), async (c) => c.json(await listApiKeys(c.var.db, c.var.company.id)))
+  .get("/active/api-keys", requirePermission("settings_company"), requireFeature("integration"), async (c) => c.json(await listApiKeys(c.var.db, c.var.company.id)))
   /**
    * POST /api/companies/active/api-keys {name, scopes[]} → 201 ApiKeyCreatedAnswer: the key (`cv_…`)
    * shown this once. 400 names `name` or `scopes`. Permission settings_company.
    */
-  .post("/active/api-keys", requirePermission("settings_company"), zv("json", apiKeyCreateInput), async (c) =>
+  .post("/active/api-keys", requirePermission("settings_company"), requireFeature("integration"), zv("json", apiKeyCreateInput), async (c) =>
     c.json(await createApiKey(c.var.db, c.var.company.id, c.var.memberId, c.req.valid("json")), 201),
   )
   /**
    * DELETE /api/companies/active/api-keys/{id} → ApiKeyAnswer: revoked; the key answers 401 from the
    * next request on. 404 for a key of another company. Permission settings_company.
    */
-  .delete("/active/api-keys/:id", requirePermission("settings_company"), zv("param", apiKeyIdParam), async (c) =>
+  .delete("/active/api-keys/:id", requirePermission("settings_company"), requireFeature("integration"), zv("param", apiKeyIdParam), async (c) =>
     c.json(await revokeApiKey(c.var.db, c.var.company.id, c.req.valid("param").id)),
   )
   /** GET /api/companies/invites → InviteAnswer[]: the company's pending invites. settings_members. */
@@ -252,11 +254,16 @@ export const companiesRoutes = new Hono<HonoEnv>()
     } else {
       await db.insert(invites).values({ id, companyId: company.id, email, roleIds: wanted, invitedBy: c.var.user.id, status: "pending", createdAt: at, updatedAt: at });
     }
+    // In the recipient's language when they have an account (their active company's, issue 9),
+    // else in the inviting company's (mail-texts.ts).
+    const invitee = await db.query.users.findFirst({ where: eq(users.email, email), columns: { activeCompanyId: true } });
+    const mailLanguage = (invitee ? await userMailLocale(db, invitee) : null) ?? company.language;
     c.executionCtx.waitUntil(
-      // In the inviting company's language: the recipient may have no account yet (mail-texts.ts).
       sendMail(c.env, {
         to: email,
-        ...mailTexts(company.language).invite({ app: c.env.APP_NAME, inviter: c.var.user.name, companyName: company.name, loginUrl: `${c.env.PUBLIC_URL}/login` }),
+        ...mailTexts(mailLanguage).invite({ app: c.env.APP_NAME, inviter: c.var.user.name, companyName: company.name, loginUrl: `${c.env.PUBLIC_URL}/login` }),
+        // A franchise company's invite carries the franchise's name and logo (issue 14).
+        ...(company.franchiseId ? { companyId: company.id } : {}),
       }),
     );
     const invite = await db.query.invites.findFirst({ where: eq(invites.id, id) });

@@ -5,6 +5,7 @@ import type { MessageAnswer, TicketAnswer } from "../../schema/realtime";
 import type { TranscriptEntry } from "../durable-objects/sandbox-device";
 import { ACCESS_TOKEN, cloudConnection, deliverOk, listTickets, registerNumber, standInSent, onlyTicket, pairSandbox, sandboxConnection, sandboxEvents, someBytes, textWebhook, ticketMessages, uniquePhoneNumberId, uniqueWaId, until, wamid, type Pairing } from "../test/channel-helpers";
 import { activeCompanyId, call, countRows, expectError, expectInvalid, expectStatus, member, register } from "../test/helpers";
+import { dailyLimitOf, tierDailyLimit } from "../lib/broadcasts-limits";
 import type { ConnectionAnswer } from "./connections";
 
 async function disconnectedIds(token: string): Promise<string[]> {
@@ -333,6 +334,36 @@ describe("a WhatsApp number belongs to whoever proves it (issue 8 §5)", () => {
     expect((await getConnection(owner.token, created.id)).qualityRating).toBe("RED");
     const sandbox = await sandboxConnection(owner.token);
     await expectInvalid(await call("POST", `/api/connections/${sandbox.id}/refresh`, { token: owner.token }), "channel", "not_refreshable");
+  });
+});
+
+describe("messaging limit (issue 10)", () => {
+  it("the tier and throughput come from the Graph API with the proof, show on the connection, and Refresh reads them again", async () => {
+    const owner = await register();
+    const phoneNumberId = uniquePhoneNumberId();
+    const token = `EAAG-tier-${phoneNumberId}`;
+    await registerNumber(phoneNumberId, { tokens: [token], messagingLimit: "TIER_2K" });
+    const created = await expectStatus<ConnectionAnswer>(await postCloud(owner.token, phoneNumberId, token), 201);
+    expect(created.messagingLimit).toMatchObject({ tier: "TIER_2K", dailyLimit: 2000, throughputMps: 80 });
+    const listed = await expectStatus<ConnectionAnswer[]>(await call("GET", "/api/connections", { token: owner.token }), 200);
+    expect(listed.find((c) => c.id === created.id)?.messagingLimit).toMatchObject({ tier: "TIER_2K", dailyLimit: 2000 });
+    // Meta raised the number: unlimited tier and high throughput, read on Refresh.
+    await registerNumber(phoneNumberId, { tokens: [token], messagingLimit: "TIER_UNLIMITED", throughputLevel: "HIGH" });
+    const refreshed = await expectStatus<ConnectionAnswer>(await call("POST", `/api/connections/${created.id}/refresh`, { token: owner.token }), 200);
+    expect(refreshed.messagingLimit).toMatchObject({ tier: "TIER_UNLIMITED", dailyLimit: null, throughputMps: 1000 });
+    const stored = await env.DB.prepare("SELECT tier, daily_limit, throughput_mps FROM connection_send_limits WHERE connection_id = ?").bind(created.id).first();
+    expect(stored).toEqual({ tier: "TIER_UNLIMITED", daily_limit: null, throughput_mps: 1000 });
+    // A sandbox connection has no such limits.
+    expect((await sandboxConnection(owner.token)).messagingLimit ?? null).toBeNull();
+  });
+
+  it("tier names map to their daily limits; the scheduler keeps Meta's starting 250 until the tier is read", () => {
+    expect([tierDailyLimit("TIER_250"), tierDailyLimit("TIER_2K"), tierDailyLimit("TIER_100K"), tierDailyLimit("TIER_1K")]).toEqual([250, 2000, 100_000, 1000]);
+    expect(tierDailyLimit("TIER_UNLIMITED")).toBe(Number.POSITIVE_INFINITY);
+    expect(tierDailyLimit("SOMETHING_ELSE")).toBeNull();
+    expect(dailyLimitOf({ tier: null, dailyLimit: null })).toBe(250);
+    expect(dailyLimitOf({ tier: "TIER_UNLIMITED", dailyLimit: null })).toBe(Number.POSITIVE_INFINITY);
+    expect(dailyLimitOf({ tier: "TIER_10K", dailyLimit: 10_000 })).toBe(10_000);
   });
 });
 

@@ -12,17 +12,19 @@
  * Names are unique in the company, ignoring case (409 `name_in_use` naming `name`).
  */
 import { Hono } from "hono";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { connections, type ConnectionRow } from "../../schema";
+import { connectionSendLimits, connections, whatsappQrInstances, type ConnectionRow } from "../../schema";
 import { idSchema } from "../../schema/validation/common";
 import { connectionCreateInput, connectionUpdateInput } from "../../schema/validation/connections";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireSubscription, requireUser } from "../middleware/auth";
 import { adapterFor, secretsKey } from "../channels";
 import { DEFAULT_GRAPH_URL, proveCloudNumber, type CloudNumberProof } from "../channels/whatsapp-cloud";
+import { createEvolutionInstance, dropEvolutionInstance } from "../channels/evolution";
 import { claimCloudNumber, phoneNumberUnavailable, setConnectionStatus, syncDisconnected } from "../lib/connections";
-import { isUniqueViolation, now } from "../lib/db";
+import { recordNumberLimits } from "../lib/broadcasts-limits";
+import { isUniqueViolation, now, type Db } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { hubOf } from "../lib/realtime";
@@ -52,10 +54,31 @@ export type ConnectionAnswer = {
   qualityRating: string | null;
   /** Provider events kept because they could not be placed (GET /api/connections/{id}/rejected-events). */
   rejectedCount: number;
+  /**
+   * Cloud API: the number's limits as the Graph API last said them (read whenever the token proves
+   * the number: create, token change, Refresh). `tier` as Meta names it (`TIER_250` … `TIER_UNLIMITED`),
+   * `dailyLimit` its unique users outside a service window per moving 24 h (null: unlimited or not
+   * readable), `throughputMps` messages per second, `checkedAt` ms UTC. Null until first read.
+   */
+  messagingLimit: { tier: string | null; dailyLimit: number | null; throughputMps: number; checkedAt: number } | null;
   createdAt: number;
 };
 
-export function presentConnection(row: ConnectionRow): ConnectionAnswer {
+/** The limits row of a connection as presentConnection takes it. */
+type LimitsRow = Pick<typeof connectionSendLimits.$inferSelect, "tier" | "dailyLimit" | "throughputMps" | "checkedAt">;
+
+/** The limits the Graph API gave for each connection of the company among `ids` (all when omitted). */
+async function limitsByConnection(db: Db, companyId: string, ids?: string[]): Promise<Map<string, LimitsRow>> {
+  if (ids && ids.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(connectionSendLimits)
+    .where(and(eq(connectionSendLimits.companyId, companyId), ids ? inArray(connectionSendLimits.connectionId, ids) : undefined));
+  return new Map(rows.map((row) => [row.connectionId, row]));
+}
+
+/** The answer shape of a connection (`limits`: its connection_send_limits row, when read). */
+export function presentConnection(row: ConnectionRow, limits?: LimitsRow): ConnectionAnswer {
   return {
     id: row.id,
     name: row.name,
@@ -72,6 +95,8 @@ export function presentConnection(row: ConnectionRow): ConnectionAnswer {
     verifiedName: row.verifiedName,
     qualityRating: row.qualityRating,
     rejectedCount: row.rejectedCount,
+    messagingLimit:
+      limits?.checkedAt != null ? { tier: limits.tier, dailyLimit: limits.dailyLimit, throughputMps: limits.throughputMps, checkedAt: limits.checkedAt } : null,
     createdAt: row.createdAt,
   };
 }
@@ -93,7 +118,8 @@ export const connectionsRoutes = new Hono<HonoEnv>()
   /** GET /api/connections → ConnectionAnswer[] by name. */
   .get("/", async (c) => {
     const rows = await c.var.db.select().from(connections).where(eq(connections.companyId, c.var.company.id)).orderBy(asc(connections.name));
-    return c.json(rows.map(presentConnection));
+    const limits = await limitsByConnection(c.var.db, c.var.company.id);
+    return c.json(rows.map((row) => presentConnection(row, limits.get(row.id))));
   })
   /**
    * POST /api/connections → 201 ConnectionAnswer. Sandbox connections start DISCONNECTED (pair
@@ -102,7 +128,10 @@ export const connectionsRoutes = new Hono<HonoEnv>()
    * `provider_unavailable` when Meta cannot be reached; nothing is written either way). A `phone`
    * sent for a Cloud API connection is ignored: it comes from Meta's display number. 409
    * `phone_number_unavailable` ('This number cannot be connected.') when another connection, of
-   * any company, holds the number with a proven token.
+   * any company, holds the number with a proven token. WhatsApp (QR code) connections (issue 15)
+   * create their Evolution API instance first and start DISCONNECTED (pair them): 400 naming
+   * `evolutionUrl` when no Evolution server is configured, `evolutionApiKey` when it refuses the
+   * key; 502 `provider_unavailable` when it cannot be reached (nothing is written).
    */
   .post("/", zv("json", connectionCreateInput), async (c) => {
     const input = c.req.valid("json");
@@ -115,8 +144,21 @@ export const connectionsRoutes = new Hono<HonoEnv>()
     // After the number's checks: a duplicate of a number answers the same 409 whatever its name.
     await assertNameFree(db, connections, company.id, input.name);
     const at = now();
+    const connectionId = newId();
+    // WhatsApp by QR code: the Evolution instance first (nothing is stored when it cannot be made).
+    const evolution =
+      input.channel === "whatsapp-qr"
+        ? await createEvolutionInstance(c.env, secretsKey(c.env), {
+            connectionId,
+            companyId: company.id,
+            phone: input.phone ?? null,
+            apiUrl: input.evolutionUrl,
+            apiKey: input.evolutionApiKey,
+            origin: new URL(c.req.url).origin,
+          })
+        : null;
     const row: ConnectionRow = {
-      id: newId(),
+      id: connectionId,
       companyId: company.id,
       name: input.name,
       channel: input.channel,
@@ -140,19 +182,22 @@ export const connectionsRoutes = new Hono<HonoEnv>()
       updatedAt: at,
     };
     try {
-      await db.insert(connections).values(row);
+      if (evolution) await db.batch([db.insert(connections).values(row), db.insert(whatsappQrInstances).values(evolution)]);
+      else await db.insert(connections).values(row);
     } catch (error) {
+      if (evolution) await dropEvolutionInstance(c.env, secretsKey(c.env), evolution);
       if (isUniqueViolation(error)) throw String(error).includes(NAME_INDEX) || String((error as { cause?: unknown }).cause).includes(NAME_INDEX) ? nameInUse() : phoneNumberUnavailable();
       throw error;
     }
     if (row.status !== "CONNECTED") await syncDisconnected(db, company.id, { id: row.id, name: row.name, type: row.channel, neverPaired: true }, false);
+    if (proof) await recordNumberLimits(db, row, proof);
     await hubOf(c.env, company.id).publish({ type: "connection.updated", connection: { id: row.id, name: row.name, status: row.status } });
-    return c.json(presentConnection(row), 201);
+    return c.json(presentConnection(row, (await limitsByConnection(db, company.id, [row.id])).get(row.id)), 201);
   })
   /** GET /api/connections/{id} → ConnectionAnswer; 404 for another company's. */
   .get("/:id", zv("param", idParam), async (c) => {
     const row = await findConnection(c.var.db, c.var.company.id, c.req.valid("param").id);
-    return c.json(presentConnection(row));
+    return c.json(presentConnection(row, (await limitsByConnection(c.var.db, c.var.company.id, [row.id])).get(row.id)));
   })
   /**
    * PUT /api/connections/{id} → ConnectionAnswer. A new access token is proven against the
@@ -194,13 +239,19 @@ export const connectionsRoutes = new Hono<HonoEnv>()
         .where(and(eq(connections.id, row.id), eq(connections.companyId, c.var.company.id)))
         .returning(),
     );
-    return c.json(presentConnection(updated ?? row));
+    if (proof) await recordNumberLimits(db, row, proof);
+    return c.json(presentConnection(updated ?? row, (await limitsByConnection(db, c.var.company.id, [row.id])).get(row.id)));
   })
-  /** DELETE /api/connections/{id} → 204: unpairs a sandbox device and drops the connection. */
+  /**
+   * DELETE /api/connections/{id} → 204: unpairs a sandbox device (a QR-paired WhatsApp: deletes its
+   * Evolution instance) and drops the connection.
+   */
   .delete("/:id", zv("param", idParam), async (c) => {
     const db = c.var.db;
     const row = await findConnection(db, c.var.company.id, c.req.valid("param").id);
-    await adapterFor(c.env, row).disconnect?.(row);
+    const adapter = adapterFor(c.env, row);
+    if (adapter.remove) await adapter.remove(row);
+    else await adapter.disconnect?.(row);
     await db.delete(connections).where(and(eq(connections.id, row.id), eq(connections.companyId, c.var.company.id)));
     await syncDisconnected(db, c.var.company.id, { id: row.id, name: row.name, type: row.channel }, true);
     await hubOf(c.env, c.var.company.id).publish({ type: "connection.updated", connection: { id: row.id, name: row.name, status: "DISCONNECTED" } });
@@ -208,7 +259,9 @@ export const connectionsRoutes = new Hono<HonoEnv>()
   })
   /**
    * POST /api/connections/{id}/pair → {qrValue, code, expiresAt}: a fresh QR link and phone code
-   * from the channel's adapter (the sandbox: valid 60 s; the screen asks again before they expire).
+   * from the channel's adapter (the sandbox: valid 60 s; the screen asks again before they expire;
+   * WhatsApp (QR code): the Evolution instance's QR value and, for a connection with a phone, its
+   * pairing code — an empty `code` otherwise; 400 `already_connected` when already paired).
    * 400 `not_pairable` (field `channel`) for channels that do not pair a device.
    */
   .post("/:id/pair", zv("param", idParam), async (c) => {
@@ -237,7 +290,8 @@ export const connectionsRoutes = new Hono<HonoEnv>()
       .set({ ...proofColumns(proof), updatedAt: now() })
       .where(and(eq(connections.id, row.id), eq(connections.companyId, companyId)))
       .returning();
-    return c.json(presentConnection(updated ?? row));
+    await recordNumberLimits(db, row, proof);
+    return c.json(presentConnection(updated ?? row, (await limitsByConnection(db, companyId, [row.id])).get(row.id)));
   })
   /** POST /api/connections/{id}/disconnect → ConnectionAnswer with status DISCONNECTED. */
   .post("/:id/disconnect", zv("param", idParam), async (c) => {

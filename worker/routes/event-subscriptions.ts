@@ -1,7 +1,8 @@
 /**
  * Outbound event subscriptions (issue 11 "Outbound event webhooks"), on Settings → Integration:
  * permission `settings_company` (the permission of that screen, web/src/app/route-permissions.ts).
- * Another company's subscription answers 404. Deliveries: worker/lib/event-subscriptions.ts.
+ * Another company's subscription answers 404. A company without the `integration` feature (issue
+ * 14, worker/lib/features.ts) gets 403. Deliveries: worker/lib/event-subscriptions.ts.
  *
  * - GET /api/event-subscriptions → EventSubscriptionAnswer[] newest first (never the secret).
  * - POST /api/event-subscriptions {url, events[]} → 201 EventSubscriptionCreatedAnswer with the
@@ -20,11 +21,12 @@ import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
 import { createEventSubscription, deleteEventSubscription, listDeliveries, listEventSubscriptions } from "../lib/event-subscriptions";
 import { zv } from "../lib/validate";
+import { requireFeature } from "../lib/features";
 
 const idParam = z.object({ id: idSchema });
 
 export const eventSubscriptionsRoutes = new Hono<HonoEnv>()
-  .use(requireUser, requireCompany, requirePermission("settings_company"))
+  .use(requireUser, requireCompany, requirePermission("settings_company"), requireFeature("integration"))
   /** GET /api/event-subscriptions → EventSubscriptionAnswer[]. */
   .get("/", async (c) => c.json(await listEventSubscriptions(c.var.db, c.var.company.id)))
   /** POST /api/event-subscriptions → 201 EventSubscriptionCreatedAnswer (the secret shown once). */

@@ -94,7 +94,7 @@ describe("GET /api/me", () => {
     const res = await call("GET", "/api/me", { token: account.token });
     const body = await expectStatus<Record<string, unknown>>(res, 200);
     expect(body).toMatchObject({ name: "Dora Nunes", email: account.email, phone: "+5511987654321", image: null, status: "online" });
-    expect(Object.keys(body).sort()).toEqual(["activeCompany", "email", "emailVerified", "id", "image", "name", "phone", "platformAdmin", "status"]);
+    expect(Object.keys(body).sort()).toEqual(["activeCompany", "email", "emailVerified", "franchiseAdmin", "id", "image", "name", "phone", "platformAdmin", "status"]);
   });
 });
 

@@ -16,6 +16,8 @@ import { AppError, notFound } from "../lib/errors";
 import { storeImage } from "../lib/images";
 import { presentInvites } from "../lib/invites";
 import { presentMe } from "../lib/present";
+import { franchiseModeOn } from "../lib/franchise-host";
+import { administeredFranchiseIds } from "../middleware/franchise";
 import { clear, hit } from "../lib/rate-limit";
 import { sendVerificationCode, verifyEmail } from "../lib/accounts";
 import { localeFromHeader } from "../lib/mail-texts";
@@ -37,7 +39,13 @@ const announcementsQuery = z.object({ code: z.string().trim().max(64).optional()
 export const me = new Hono<HonoEnv>()
   .use(requireUser)
   /** GET /api/me → MeAnswer. 401 without a valid token. */
-  .get("/", (c) => c.json(presentMe(c.var.user, c.env)))
+  .get("/", async (c) =>
+    c.json({
+      ...presentMe(c.var.user, c.env),
+      // Issue 14: whether the user administers a franchise (no lookup while FRANCHISE_MODE is off).
+      franchiseAdmin: franchiseModeOn(c.env) && (await administeredFranchiseIds(c.var.db, c.var.user.id)).length > 0,
+    }),
+  )
   /**
    * PUT /api/me multipart {name?, image?, phone?} → MeAnswer. 400 when neither name nor image is
    * given (spec §5), or a field is invalid; images: PNG/JPEG/WebP/GIF ≤ 2 MiB, stored in R2.
@@ -65,6 +73,17 @@ export const me = new Hono<HonoEnv>()
     if (!user.activeCompanyId) return c.json([]);
     const membership = await loadMembership(c.var.db, user.id, user.activeCompanyId);
     return c.json(membership ? [...membership.permissions] : []);
+  })
+  /**
+   * GET /api/me/features → Feature[]: the active company's features (issue 14; worker/lib/features.ts),
+   * in spec §6 order ([] with no company). The web hides what they do not cover (e.g. Settings →
+   * Integration without `integration`); the permissions above already lack the others.
+   */
+  .get("/features", async (c) => {
+    const user = c.var.user;
+    if (!user.activeCompanyId) return c.json([]);
+    const membership = await loadMembership(c.var.db, user.id, user.activeCompanyId);
+    return c.json(membership ? [...membership.features] : []);
   })
   /**
    * POST /api/me/verify-email {code} → MeAnswer (`emailVerified: true`): proves the user owns their

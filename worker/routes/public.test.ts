@@ -8,7 +8,8 @@ describe("public calls", () => {
 
   it("GET /api/runtime-settings answers the app name, franchise mode and primary colour", async () => {
     const body = await expectStatus<Record<string, unknown>>(await call("GET", "/api/runtime-settings"), 200);
-    expect(body).toEqual({ appName: "Conversa", franchiseMode: false, primaryColor: "#15803d" });
+    // The worker tests run with FRANCHISE_MODE "on" (vitest.config.mts; off in wrangler.toml).
+    expect(body).toEqual({ appName: "Conversa", franchiseMode: true, primaryColor: "#15803d" });
   });
 
   it("an unknown API route answers 404 in the error envelope", async () => {

@@ -5,6 +5,8 @@
 import { Hono } from "hono";
 import type { HonoEnv } from "../middleware/context";
 import type { RuntimeSettings } from "../../schema/api-types";
+import { infosOf } from "../lib/branding";
+import { resolveFranchise } from "../lib/franchise-host";
 
 export const publicRoutes = new Hono<HonoEnv>()
   /** GET /api/health → `{ ok: true }`, touching no storage (the benchmark's baseline). */
@@ -19,7 +21,9 @@ export const publicRoutes = new Hono<HonoEnv>()
     return c.json(body);
   })
   /**
-   * GET /api/infos → {name, logo, favicon}: the franchise of this hostname (spec §7). Until
-   * franchises exist every hostname is the product's own, so it answers the product's name.
+   * GET /api/infos → InfosAnswer {name, logo, favicon, primaryColor, franchiseMode, franchise}: the
+   * franchise of this hostname (spec §3 "Franchise info", §7), else the product's own. Resolved
+   * through the cached host map (worker/lib/franchise-host.ts); nothing is looked up while
+   * FRANCHISE_MODE is off.
    */
-  .get("/infos", (c) => c.json({ name: c.env.APP_NAME, logo: null, favicon: null }));
+  .get("/infos", async (c) => c.json(infosOf(c.env, await resolveFranchise(c.env, new URL(c.req.url).host))));

@@ -3,13 +3,17 @@
  * checklist. Permission settings_company to manage; settings_members may list them (to invite).
  * The Owner role is read-only. Names are unique in the company (409 name_in_use). Nobody creates or
  * edits a role to carry a permission they do not hold themselves (issue 8 point 2: 403 `forbidden`,
- * field `permissions` = `permissions_not_held`; worker/lib/grants.ts).
+ * field `permissions` = `permissions_not_held`; worker/lib/grants.ts), nor one covered by a feature the
+ * company lacks (issue 14: 400 `validation_failed`, field `permissions` = `feature_not_available`,
+ * the message naming it; worker/lib/features.ts).
  */
 import { Hono } from "hono";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memberRoles, roles } from "../../schema";
 import { roleInput } from "../../schema/validation/company";
+import { namedListQuery } from "../../schema/validation/contacts";
+import type { Page, RoleAnswer } from "../../schema/api-types";
 import { idSchema } from "../../schema/validation/common";
 import type { HonoEnv } from "../middleware/context";
 import { requireCompany, requirePermission, requireUser } from "../middleware/auth";
@@ -17,6 +21,9 @@ import type { Db } from "../lib/db";
 import { isUniqueViolation, now } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
 import { assertCanGrant } from "../lib/grants";
+import { likePattern } from "../lib/contacts";
+import { decodeTextCursor, encodeCursor } from "../lib/cursor";
+import { assertFeaturesAllow, grantablePermissions } from "../lib/features";
 import { newId } from "../lib/ids";
 import { presentRole } from "../lib/present";
 import { refreshAccess, roleHolders } from "../lib/realtime";
@@ -38,10 +45,39 @@ async function nameTaken(db: Db, companyId: string, name: string, exceptId?: str
   return rows.some((r) => r.id !== exceptId && r.name.toLocaleLowerCase() === name.toLocaleLowerCase());
 }
 
+/** The sort key of the paged list: Owner first, then by name (`0:` / `1:` + name), then id. */
+const roleSortKey = sql<string>`(CASE WHEN ${roles.isOwner} THEN '0:' ELSE '1:' END || ${roles.name})`;
+
 export const rolesRoutes = new Hono<HonoEnv>()
   .use(requireUser, requireCompany)
-  /** GET /api/companies/roles → RoleAnswer[], Owner first then by name. */
-  .get("/", requirePermission("settings_company", "settings_members"), async (c) => {
+  /**
+   * GET /api/companies/roles → RoleAnswer[], Owner first then by name. With any of `?cursor=`,
+   * `?search=` (in the name) or `?limit=` (1..200, default 100) → the spec §3 cursor page
+   * `{results: RoleAnswer[], cursor, total}` in the same order (`cursor` null on the last page).
+   */
+  .get("/", requirePermission("settings_company", "settings_members"), zv("query", namedListQuery), async (c) => {
+    const query = c.req.query();
+    if ("cursor" in query || "search" in query || "limit" in query) {
+      const q = c.req.valid("query");
+      const db = c.var.db;
+      const where = and(eq(roles.companyId, c.var.company.id), q.search ? sql`${roles.name} LIKE ${likePattern(q.search)} ESCAPE '\\'` : undefined);
+      const after = decodeTextCursor(q.cursor);
+      const rows = await db
+        .select()
+        .from(roles)
+        .where(after ? and(where, sql`(${roleSortKey}, ${roles.id}) > (${after[0]}, ${after[1]})`) : where)
+        .orderBy(roleSortKey, asc(roles.id))
+        .limit(q.limit + 1);
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(roles).where(where);
+      const answer: Page<RoleAnswer> = {
+        results: page.map(presentRole),
+        cursor: rows.length > q.limit && last ? encodeCursor([`${last.isOwner ? "0" : "1"}:${last.name}`, last.id]) : null,
+        total,
+      };
+      return c.json(answer);
+    }
     const rows = await c.var.db
       .select()
       .from(roles)
@@ -50,6 +86,12 @@ export const rolesRoutes = new Hono<HonoEnv>()
     rows.sort((a, b) => Number(b.isOwner) - Number(a.isOwner));
     return c.json(rows.map(presentRole));
   })
+  /**
+   * GET /api/companies/roles/permissions → CompanyPermission[]: the catalogue the roles screen lists,
+   * i.e. the permissions this company's roles may hold (spec §6 order), without those of features the
+   * company lacks (issue 14).
+   */
+  .get("/permissions", requirePermission("settings_company", "settings_members"), (c) => c.json(grantablePermissions(c.var.features)))
   /** GET /api/companies/roles/{id} → RoleAnswer. 404 for another company's role. */
   .get("/:id", requirePermission("settings_company", "settings_members"), zv("param", idParam), async (c) =>
     c.json(presentRole(await findRole(c.var.db, c.var.company.id, c.req.valid("param").id))),
@@ -63,6 +105,7 @@ export const rolesRoutes = new Hono<HonoEnv>()
     const input = c.req.valid("json");
     const db = c.var.db;
     const companyId = c.var.company.id;
+    assertFeaturesAllow(c.var.features, input.permissions, "permissions");
     assertCanGrant(c.var.permissions, input.permissions, "permissions");
     if (await nameTaken(db, companyId, input.name)) throw nameInUse();
     const at = now();
@@ -97,6 +140,7 @@ export const rolesRoutes = new Hono<HonoEnv>()
     const role = await findRole(db, companyId, id);
     if (role.isOwner) throw new AppError("conflict", "The Owner role cannot be changed.");
     const kept = new Set(role.permissions);
+    assertFeaturesAllow(c.var.features, input.permissions.filter((p) => !kept.has(p)), "permissions");
     assertCanGrant(c.var.permissions, input.permissions.filter((p) => !kept.has(p)), "permissions");
     if (await nameTaken(db, companyId, input.name, id)) throw nameInUse();
     try {

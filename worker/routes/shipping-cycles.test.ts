@@ -160,6 +160,37 @@ describe("cycle steps run on time", () => {
     expect((await sends(phoneNumberId)).length).toBe(3);
   }, 30_000);
 
+  it("a step waits its time after the previous flow's last action, not after that flow started (spec §3)", async () => {
+    const { owner, phoneNumberId, contactId } = await setup();
+    // Step 1 sends "Antes", waits 2 s, then sends "Depois": its last action is the second send.
+    const slow = await publishedFlow(
+      owner.token,
+      flowDoc(
+        [
+          { id: "a", type: "text", data: { message: "Antes" } },
+          { id: "d", type: "delay", data: { seconds: 2, indicator: "none" } },
+          { id: "b", type: "text", data: { message: "Depois" } },
+        ],
+        [["start", "next", "a"], ["a", "next", "d"], ["d", "next", "b"]],
+      ),
+      "Flow lento",
+    );
+    const cycle = await createCycle(owner.token, {
+      name: "Depois da última ação",
+      steps: [
+        { flowId: slow.flow.id, wait: { value: 0, unit: "second" } },
+        { flowId: await textFlow(owner.token, "Próximo"), wait: { value: 1, unit: "second" } },
+      ],
+    });
+    await enrol(owner.token, cycle.id, [contactId]);
+    const sent = await waitForSends(phoneNumberId, 3, 20_000);
+    expect(sent.map((s) => s.text)).toEqual(["Antes", "Depois", "Próximo"]);
+    const [first, last, next] = sent.map((s) => s.at) as [number, number, number];
+    // One wait after "Depois" (the last action), so at least 3 s after "Antes" (the flow's start).
+    expect(next - last).toBeGreaterThanOrEqual(900);
+    expect(next - first).toBeGreaterThanOrEqual(2_900);
+  }, 30_000);
+
   it("removing a contact mid-cycle stops its next steps", async () => {
     const { owner, phoneNumberId, contactId } = await setup();
     const cycle = await createCycle(owner.token, {

@@ -27,6 +27,7 @@ import { zv } from "../lib/validate";
 import { readForm } from "../lib/multipart";
 import { sendToTicket, type OutboundContent } from "../pipeline/outbound";
 import { emitEvent } from "../lib/event-subscriptions";
+import { ticketSearch } from "../lib/contact-search";
 
 const idParam = z.object({ id: idSchema });
 
@@ -79,13 +80,17 @@ export const ticketsRoutes = new Hono<HonoEnv>()
     const db = c.var.db;
     const companyId = c.var.company.id;
     const viewer = viewerOf(c);
-    const filters: (SQL | undefined)[] = [eq(tickets.companyId, companyId), visibility(viewer)];
+    // A search of 3+ characters goes through the contacts' trigram index (worker/lib/contact-search.ts);
+    // when it matches few contacts the company term stays off the tickets' index, so SQLite starts there.
+    const indexed = q.search ? await ticketSearch(db, q.search) : null;
+    const filters: (SQL | undefined)[] = [indexed?.plan === "few" ? sql`+${tickets.companyId} = ${companyId}` : eq(tickets.companyId, companyId), visibility(viewer)];
     if (q.status !== "all") filters.push(eq(tickets.status, q.status));
     if (q.type === "chats") filters.push(eq(tickets.isGroup, false));
     if (q.type === "groups") filters.push(eq(tickets.isGroup, true));
     if (q.type === "unread") filters.push(sql`${tickets.unreadCount} > 0`);
     if (q.type === "mine") filters.push(viewer.memberId ? eq(tickets.assignedMemberId, viewer.memberId) : sql`0`);
-    if (q.search) {
+    if (indexed) filters.push(indexed.where);
+    else if (q.search) {
       const pattern = `%${q.search.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
       filters.push(or(sql`${contacts.name} LIKE ${pattern} ESCAPE '\\'`, like(contacts.phone, pattern)));
     }
@@ -101,7 +106,9 @@ export const ticketsRoutes = new Hono<HonoEnv>()
       .where(page)
       .orderBy(desc(tickets.lastMessageAt), desc(tickets.id))
       .limit(q.limit + 1);
-    const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(tickets).innerJoin(contacts, eq(contacts.id, tickets.contactId)).where(where);
+    // Without a search nothing of the contact is filtered on: the count stays on the tickets' index (issue 16).
+    const counted = q.search ? db.select({ total: count() }).from(tickets).innerJoin(contacts, eq(contacts.id, tickets.contactId)) : db.select({ total: count() }).from(tickets);
+    const [{ total } = { total: 0 }] = await counted.where(where);
     const pageRows = rows.slice(0, q.limit);
     const last = pageRows[pageRows.length - 1];
     return c.json({

@@ -74,6 +74,7 @@ import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { isFormRequest, multipartBody } from "../lib/multipart";
 import { countHit } from "../lib/rate-limit";
 import { roomOf } from "../lib/realtime";
+import { storeSentTemplate } from "../lib/template-messages";
 import { isInlineType } from "../lib/sniff";
 import { companyTicketFor } from "../lib/company-tickets";
 import { checkPublicHttpUrl } from "../flows/url-guard";
@@ -255,41 +256,14 @@ async function sendTemplateMessage(env: AppEnv, db: Db, key: { id: string; name:
     { name: template.name, language: template.language, headerParams: template.headerParams, bodyParams: template.bodyParams },
   );
   if (!sent.ok) throw new AppError("validation_failed", `WhatsApp refused the template: ${sent.errorMessage}`.slice(0, 300), { template: "template_refused" });
-  const at = Date.now();
-  const shown = [`[${template.name}]`, ...template.headerParams, ...template.bodyParams].join(" ");
-  const result = await roomOf(env, ticket.id).append({
-    companyId: ticket.companyId,
-    ticketId: ticket.id,
-    contactId: ticket.contactId,
-    connectionId: target.connection.id,
-    externalId: sent.externalId,
-    direction: "out",
-    type: "text",
-    body: shown,
-    payload: { template: { name: template.name, language: template.language, headerParams: template.headerParams, bodyParams: template.bodyParams } },
-    mediaKey: null,
-    mediaMime: null,
-    mediaName: null,
-    mediaSize: null,
-    quotedId: null,
-    status: "sent",
-    errorCode: null,
-    errorMessage: null,
-    errorDetails: null,
-    sentAt: at,
-    senderMemberId: null,
-    senderName: key.name,
-    apiKeyId: key.id,
-    idempotencyKey: null,
-    deletedAt: null,
-    editedAt: null,
-    forwarded: false,
-    reactions: null,
-  });
-  await emitEvent(env, ticket.companyId, "message.sent", {
-    message: { id: result.message.id, ticketId: ticket.id, connectionId: target.connection.id, externalId: sent.externalId, sentAt: at },
-  });
-  return result.message;
+  return storeSentTemplate(
+    env,
+    ticket,
+    target.connection.id,
+    { name: template.name, language: template.language, headerParams: template.headerParams, bodyParams: template.bodyParams },
+    sent.externalId,
+    { name: key.name, apiKeyId: key.id },
+  );
 }
 
 function presentV1Ticket(row: { ticket: TicketRow; contact: Pick<ContactRow, "id" | "name" | "phone"> }): V1Ticket {

@@ -45,6 +45,10 @@ export type StandInNumberInput = {
   tokens?: string[];
   /** Makes every lookup of the number answer this (an outage at Meta). */
   failWith?: { status: number; code?: number; message?: string };
+  /** `whatsapp_business_manager_messaging_limit` Meta answers (stand-in default TIER_250). */
+  messagingLimit?: string;
+  /** `throughput.level` Meta answers (stand-in default STANDARD). */
+  throughputLevel?: string;
 };
 
 /** Meta's style of test number, "+1 555-xxx-xxxx", derived from the id (unique per id). */
@@ -69,6 +73,8 @@ export async function registerNumber(phoneNumberId: string, options: StandInNumb
       qualityRating: options.qualityRating ?? "GREEN",
       tokens: options.tokens ?? [ACCESS_TOKEN],
       ...(options.failWith ? { failWith: options.failWith } : {}),
+      ...(options.messagingLimit ? { messagingLimit: options.messagingLimit } : {}),
+      ...(options.throughputLevel ? { throughputLevel: options.throughputLevel } : {}),
     }),
   });
   expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 /**
  * Property-based fuzzing of every JSON body, multipart body, path parameter and list query the router
- * takes (issue 8 §8), with fast-check, as the owner of company A (or without a session on public
- * routes): whatever arrives, the answer is never a 5xx, and every non-2xx answer is the one error
+ * takes (issue 8 §8), with fast-check, as the owner of company A (franchise A's administrator on
+ * franchise-admin routes; without a session on public routes): whatever arrives, the answer is never a 5xx, and every non-2xx answer is the one error
  * envelope `{error: {code, message, fields?}}`. Malformed multipart (no boundary, a wrong boundary,
  * truncated, empty) answers 400 `validation_failed`.
  *
@@ -9,6 +9,7 @@
  * a new route is fuzzed as soon as it is classified. The seed is printed; set FUZZ_SEED below to a
  * printed value to replay a run.
  */
+import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { app } from "../app";
@@ -34,7 +35,8 @@ const routes = registeredRoutes(app.routes).filter((r) => ROUTES[r] !== undefine
 const entryOf = (route: string): RouteEntry => ROUTES[route]!;
 const methodOf = (route: string) => route.slice(0, route.indexOf(" "));
 /** The session a route is fuzzed with: none on public routes, company A's API key on the public API, the owner of company A otherwise. */
-const tokenFor = (entry: RouteEntry) => (entry.access.kind === "public" ? undefined : entry.access.kind === "apiKey" ? A.apiKey : A.owner.token);
+const tokenFor = (entry: RouteEntry) =>
+  entry.access.kind === "public" ? undefined : entry.access.kind === "apiKey" ? A.apiKey : entry.access.kind === "franchiseAdmin" ? A.franchiseAdmin.token : A.owner.token;
 
 // Fuzzed in order: routes that destroy their resource (DELETE, logout, accepting an invite) are
 // never sent bodies or garbage, so company A's fixtures survive the whole file.
@@ -371,6 +373,31 @@ describe("fuzzing provider deliveries with valid credentials", () => {
         const raw = isRecord(value) && typeof value.raw === "string" && Object.keys(value).length === 1 ? value.raw : JSON.stringify(value);
         const res = await call("POST", "/api/channels/whatsapp/webhook", { body: raw, headers: { "X-Hub-Signature-256": await signHub(APP_SECRET, raw) } });
         await checkAnswer(res, `signed webhook ${shown(raw)}`);
+      }),
+      { numRuns: RUNS * 3, seed, endOnFailure: true },
+    );
+  }, 120_000);
+
+  it("a whatsapp-qr connection's mutated Evolution API webhooks never answer 5xx (issue 15)", async () => {
+    const created = await call("POST", "/api/connections", { token: A.owner.token, body: { channel: "whatsapp-qr", name: "Fuzz QR" } });
+    const { id } = (await created.json()) as { id: string };
+    const instances = (await (await fetch(`${env.EVOLUTION_STANDIN_ORIGIN}/__instances`)).json()) as { name: string; webhookUrl: string }[];
+    const path = new URL(instances.find((i) => i.name === `conversa-${id}`)!.webhookUrl).pathname;
+    const key = { remoteJid: "5511988776655@s.whatsapp.net", fromMe: false, id: "3AFUZZ0001" };
+    const bases = [
+      { event: "messages.upsert", instance: `conversa-${id}`, data: { key, pushName: "Maria", message: { conversation: "Olá" }, messageType: "conversation", messageTimestamp: 1_700_000_000, contextInfo: { stanzaId: "3AQ" } } },
+      { event: "messages.upsert", instance: `conversa-${id}`, data: { key, message: { imageMessage: { mimetype: "image/jpeg", caption: "x" } } } },
+      { event: "messages.upsert", instance: `conversa-${id}`, data: { key: { ...key, fromMe: true }, message: { reactionMessage: { key, text: "👍" } } } },
+      { event: "messages.update", instance: `conversa-${id}`, data: { keyId: "3AFUZZ0001", remoteJid: key.remoteJid, fromMe: true, status: "READ" } },
+      { event: "messages.delete", instance: `conversa-${id}`, data: key },
+      { event: "connection.update", instance: `conversa-${id}`, data: { instance: `conversa-${id}`, state: "open", wuid: "5511955550000@s.whatsapp.net" } },
+      { event: "qrcode.updated", instance: `conversa-${id}`, data: { qrcode: { code: "2@abc", pairingCode: null } } },
+    ];
+    const payload = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...bases).chain((base) => deepMutated(base)) }, { weight: 1, arbitrary: nastyValue });
+    await fc.assert(
+      fc.asyncProperty(payload, async (value) => {
+        const res = await call("POST", path, { body: JSON.stringify(value) });
+        await checkAnswer(res, `evolution webhook ${shown(value)}`);
       }),
       { numRuns: RUNS * 3, seed, endOnFailure: true },
     );

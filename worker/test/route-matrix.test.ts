@@ -14,7 +14,7 @@ import { PUBLIC_API_ROUTES } from "../../schema/validation/api-keys";
 import type { CompanyPermission } from "../../schema/permissions";
 import { API_KEY_SCOPES } from "../../schema/api-keys";
 import { type Account, type Member, call, expectStatus, member, register } from "./helpers";
-import { type Company, ROUTES, allBut, buildCompany, callRoute, envelopeProblem, registeredRoutes, snapshot } from "./route-matrix";
+import { type Company, ROUTES, allBut, buildCompany, callRoute, envelopeProblem, franchiseAdminAccount, registeredRoutes, snapshot } from "./route-matrix";
 
 /**
  * Cases the matrix shows failing today, keyed `<check label>: METHOD path` (labels: "no session",
@@ -28,6 +28,8 @@ let A: Company;
 let B: Account;
 /** An API key of company B with every scope: the public API's routes (kind `apiKey`) take no session. */
 let keyOfB: string;
+/** The administrator of another franchise (issue 14): franchise A's ids answer 404 to them. */
+let franchiseAdminB: Account;
 /** Members of company A lacking exactly one route's permission set, by the set's key. */
 const lacking = new Map<string, Member>();
 
@@ -39,6 +41,7 @@ const classified = routes.filter((r) => ROUTES[r] !== undefined);
 beforeAll(async () => {
   A = await buildCompany();
   B = await register({ companyName: "Empresa B" });
+  franchiseAdminB = (await franchiseAdminAccount("Franquia B")).account;
   keyOfB = (await expectStatus<{ key: string }>(await call("POST", "/api/companies/active/api-keys", { token: B.token, body: { name: "Chave B", scopes: [...API_KEY_SCOPES] } }), 201)).key;
   for (const route of classified) {
     const access = ROUTES[route]!.access;
@@ -124,7 +127,9 @@ describe("route matrix", () => {
       const entry = ROUTES[route]!;
       if (!entry.params || entry.access.kind === "public" || entry.access.kind === "dev" || entry.access.kind === "platformAdmin") return SKIP;
       const before = await snapshot(A.ids.companyId);
-      const problem = await expectLookup404(await callRoute(route, entry, A.ids, { token: entry.access.kind === "apiKey" ? keyOfB : B.token }));
+      // Franchise routes: another franchise's administrator, franchise A's ids (issue 14).
+      const token = entry.access.kind === "apiKey" ? keyOfB : entry.access.kind === "franchiseAdmin" ? franchiseAdminB.token : B.token;
+      const problem = await expectLookup404(await callRoute(route, entry, A.ids, { token }));
       const after = await snapshot(A.ids.companyId);
       if (after !== before) return `${problem ?? "404"}, but company A's rows changed`;
       return problem;
@@ -163,6 +168,14 @@ describe("route matrix", () => {
     await eachRoute("not a platform administrator", async (route) => {
       const entry = ROUTES[route]!;
       if (entry.access.kind !== "platformAdmin") return SKIP;
+      return expectAnswer(await callRoute(route, entry, A.ids, { token: A.owner.token }), 403, "forbidden");
+    });
+  }, 60_000);
+
+  it("answers 403 to a company owner who administers no franchise on every franchise-admin route", async () => {
+    await eachRoute("not a franchise administrator", async (route) => {
+      const entry = ROUTES[route]!;
+      if (entry.access.kind !== "franchiseAdmin") return SKIP;
       return expectAnswer(await callRoute(route, entry, A.ids, { token: A.owner.token }), 403, "forbidden");
     });
   }, 60_000);

@@ -46,7 +46,14 @@ export type Access =
    * Platform administrators only (PLATFORM_ADMINS; issue 12): any other session answers 403
    * `forbidden` before a lookup, so `:param` fixtures are placeholders.
    */
-  | { kind: "platformAdmin" };
+  | { kind: "platformAdmin" }
+  /**
+   * Franchise administrators only (issue 14; worker/middleware/franchise.ts): a company owner who
+   * administers no franchise answers 403 `forbidden`; another franchise's administrator naming
+   * franchise A's ids answers 404. 404 for everyone while FRANCHISE_MODE is off (the tests run with
+   * it on; worker/routes/franchise.test.ts checks "off").
+   */
+  | { kind: "franchiseAdmin" };
 
 /** The ids of company A's fixtures a `:param` can take. */
 export type Ids = {
@@ -84,6 +91,16 @@ export type Ids = {
   shippingCycle: string;
   /** Not an id: the webhook provider segment. */
   provider: string;
+  /** Not an id: an Evolution webhook path secret no connection holds (the path's secret is that route's credential; issue 15). */
+  evolutionSecret: string;
+  /** A franchise role of franchise A (issue 14), held by `franchiseCompany`. */
+  franchiseRole: string;
+  /** A company under franchise A (not company A). */
+  franchiseCompany: string;
+  /** An open sandbox invoice of `franchiseCompany`. */
+  franchiseInvoice: string;
+  /** The user id of a second administrator of franchise A. */
+  franchiseAdminUser: string;
 };
 
 export type RouteEntry = {
@@ -105,11 +122,26 @@ export type RouteEntry = {
 const pub = (reason: string, refuses?: number): Access => ({ kind: "public", reason, ...(refuses ? { refuses } : {}) });
 const user: Access = { kind: "user" };
 const platformAdmin: Access = { kind: "platformAdmin" };
+const franchiseAdmin: Access = { kind: "franchiseAdmin" };
 const anyMember: Access = { kind: "company", anyOf: [] };
 const perm = (...anyOf: CompanyPermission[]): Access => ({ kind: "company", anyOf });
 const keyScope = (scope: ApiKeyScope): Access => ({ kind: "apiKey", scope });
 
 const id = (key: keyof Ids) => ({ id: key });
+
+/** A valid billing holder (schema/validation/billing.ts holderSchema). */
+const BILLING_HOLDER = {
+  name: "Ana Souza",
+  email: "ana@example.com",
+  cpfCnpj: "529.982.247-25",
+  postalCode: "01310-100",
+  address: "Avenida Paulista",
+  addressNumber: "1000",
+  province: "Bela Vista",
+  city: "São Paulo",
+  state: "SP",
+  phone: "11987654321",
+};
 
 /** A one-row form with a PNG, as the profile and company forms take. */
 function imageForm(fields: Record<string, string>): FormData {
@@ -124,6 +156,11 @@ function fileForm(file: File): FormData {
   const data = new FormData();
   data.append("file", file);
   return data;
+}
+
+/** A valid comment automation (issue 15). */
+function commentRuleBody() {
+  return { name: "Preço", rules: [{ type: "contains", words: ["preço"] }], privateReply: "Te mandei no direct!", publicReply: "Veja seu direct", mediaIds: null, flowId: null };
 }
 
 export const ROUTES: Record<string, RouteEntry> = {
@@ -146,19 +183,38 @@ export const ROUTES: Record<string, RouteEntry> = {
     params: { provider: "provider" },
     body: () => ({ object: "whatsapp_business_account", entry: [] }),
   },
+  // Instagram (issue 15): Meta's handshake and signed deliveries, like WhatsApp's.
+  "GET /api/channels/instagram/webhook": { access: pub("Meta's verification handshake; checks INSTAGRAM_VERIFY_TOKEN", 403) },
+  "POST /api/channels/instagram/webhook": { access: pub("Meta's deliveries carry X-Hub-Signature-256 (INSTAGRAM_APP_SECRET)", 401), body: () => ({ object: "instagram", entry: [] }) },
+  // WhatsApp by QR code (issue 15): Evolution API's deliveries; the connection's secret in the path is the credential.
+  "POST /api/channels/evolution/webhook/:secret": {
+    access: pub("Evolution API's deliveries; the per-connection secret in the path is the credential (only its hash is stored)", 401),
+    params: { secret: "evolutionSecret" },
+    body: () => ({ event: "messages.upsert", instance: "conversa-fixture", data: {} }),
+  },
   "POST /api/channels/sandbox/pair": { access: pub("its credential is the pairing code or QR secret shown to the member", 400), body: () => ({ code: "ABCD1234" }) },
   "POST /api/channels/sandbox/events": { access: pub("the sandbox phone's device token (Authorization: Device …)", 401), body: () => ({ events: [] }) },
   "GET /api/channels/sandbox/transcript": { access: pub("the sandbox phone's device token", 401), query: () => "phone=%2B5511988887777" },
   "GET /api/channels/sandbox/ws": { access: pub("the sandbox phone's device token", 401), upgrade: true },
 
+  // --- Instagram login and comment automations (issue 15): permission `connections` -------------
+  "POST /api/channels/instagram/authorize": { access: perm("connections") },
+  "POST /api/channels/instagram/callback": { access: perm("connections"), body: () => ({ code: "AQBx-fixture-code", state: "0123456789abcdef0123456789abcdef" }) },
+  "GET /api/connections/:id/comment-rules": { access: perm("connections"), params: id("connection") },
+  "POST /api/connections/:id/comment-rules": { access: perm("connections"), params: id("connection"), body: () => commentRuleBody() },
+  "PUT /api/connections/:id/comment-rules/:ruleId": { access: perm("connections"), params: { id: "connection", ruleId: "contact" }, body: () => commentRuleBody() },
+  "DELETE /api/connections/:id/comment-rules/:ruleId": { access: perm("connections"), params: { id: "connection", ruleId: "contact" }, destructive: true },
+
   // --- dev only ---------------------------------------------------------------------------------
   "GET /api/dev/bench/engine": { access: { kind: "dev", reason: "benchmark endpoint, mounted only with BENCH_ENDPOINTS=on" }, query: () => "blocks=2&iterations=0" },
+  "POST /api/dev/bench/d1-insert": { access: { kind: "dev", reason: "benchmark endpoint, mounted only with BENCH_ENDPOINTS=on" } },
 
   // --- the signed-in user -----------------------------------------------------------------------
   "POST /api/logout": { access: user, destructive: true },
   "GET /api/me": { access: user },
   "PUT /api/me": { access: user, multipart: () => imageForm({ name: "Ana Souza" }) },
   "GET /api/me/permissions": { access: user },
+  "GET /api/me/features": { access: user },
   "POST /api/me/verify-email": { access: user, body: () => ({ code: "123456" }) },
   "POST /api/me/verify-email/resend": { access: user },
   "GET /api/me/invites": { access: user },
@@ -178,6 +234,7 @@ export const ROUTES: Record<string, RouteEntry> = {
   "PUT /api/companies/members/:id": { access: perm("settings_members"), params: id("member"), body: (ids) => ({ roles: [ids.role] }) },
   "DELETE /api/companies/members/:id": { access: perm("settings_members"), params: id("member"), destructive: true },
   "GET /api/companies/roles": { access: perm("settings_company", "settings_members") },
+  "GET /api/companies/roles/permissions": { access: perm("settings_company", "settings_members") },
   "GET /api/companies/roles/:id": { access: perm("settings_company", "settings_members"), params: id("role") },
   "POST /api/companies/roles": { access: perm("settings_company"), body: () => ({ name: "Fuzz role", description: "", permissions: ["tickets"] }) },
   "PUT /api/companies/roles/:id": { access: perm("settings_company"), params: id("role"), body: () => ({ name: "Renamed role", description: "", permissions: ["tickets"] }) },
@@ -447,7 +504,127 @@ export const ROUTES: Record<string, RouteEntry> = {
   "GET /api/admin/announcements/:id": { access: platformAdmin, params: id("contact") },
   "PUT /api/admin/announcements/:id": { access: platformAdmin, params: id("contact"), body: () => ({ title: "Aviso", body: "Texto" }) },
   "DELETE /api/admin/announcements/:id": { access: platformAdmin, params: id("contact"), destructive: true },
+
+  // --- billing (issue 13) ---------------------------------------------------------------------------
+  "GET /api/plans": { access: pub("the plans on sale, for the register and checkout pages; no company data") },
+  "GET /api/billing/invoices/:publicId": { access: pub("its credential is the invoice's unguessable public id (192 random bits)", 404), params: { publicId: "contact" } },
+  "POST /api/billing/invoices/:publicId/pay": {
+    access: pub("its credential is the invoice's unguessable public id (192 random bits)", 404),
+    params: { publicId: "contact" },
+    body: () => ({ billingType: "PIX" }),
+  },
+  "POST /api/billing/sandbox/invoices/:publicId/simulate-payment": {
+    access: pub("sandbox provider only (404 otherwise); its credential is the invoice's unguessable public id", 404),
+    params: { publicId: "contact" },
+  },
+  "POST /api/billing/asaas/webhook": {
+    access: pub("Asaas's deliveries carry the asaas-access-token header (constant-time compare with ASAAS_WEBHOOK_TOKEN)", 401),
+    body: () => ({ event: "PAYMENT_CREATED", payment: { id: "pay_fuzz", status: "PENDING", value: 10, dueDate: "2026-01-01", billingType: "PIX" } }),
+  },
+  "GET /api/companies/subscription": { access: perm("settings_company") },
+  "POST /api/companies/subscription": { access: perm("settings_company"), body: () => ({ planId: crypto.randomUUID(), billingType: "PIX", holder: BILLING_HOLDER }) },
+  "PUT /api/companies/subscription/card": {
+    access: perm("settings_company"),
+    body: () => ({ creditCard: { holderName: "Ana Souza", number: "4111111111111111", expiryMonth: 12, expiryYear: 2099, ccv: "123" }, holder: BILLING_HOLDER }),
+  },
+  "POST /api/companies/subscription/cancel": { access: perm("settings_company"), destructive: true },
+  "GET /api/invoices": { access: perm("settings_company") },
+  // Dev only (ENVIRONMENT local/test/e2e; 404 in production): shifts the session's company's clock.
+  // Destructive for the fuzzer's purposes: a random offset would end company A's subscription.
+  "POST /api/dev/clock": { access: user, body: () => ({ offsetMs: 0 }), destructive: true },
+  "GET /api/admin/plans": { access: platformAdmin },
+  "POST /api/admin/plans": { access: platformAdmin, body: () => ({ name: "Mensal", priceCents: 9900, cycle: "monthly" }) },
+  "PUT /api/admin/plans/:id": { access: platformAdmin, params: id("contact"), body: () => ({ name: "Mensal", priceCents: 9900, cycle: "monthly" }) },
+  "DELETE /api/admin/plans/:id": { access: platformAdmin, params: id("contact"), destructive: true },
+  "GET /api/admin/coupons": { access: platformAdmin },
+  "POST /api/admin/coupons": { access: platformAdmin, body: () => ({ code: `FUZZ${crypto.randomUUID().slice(0, 8)}`, kind: "percent", value: 10 }) },
+  "PUT /api/admin/coupons/:id": { access: platformAdmin, params: id("contact"), body: () => ({ code: "FUZZ", kind: "fixed", value: 500 }) },
+  "DELETE /api/admin/coupons/:id": { access: platformAdmin, params: id("contact"), destructive: true },
+
+  // --- franchises (issue 14): platform administrators (ids are placeholders) ----------------------
+  "GET /api/admin/franchises": { access: platformAdmin },
+  "POST /api/admin/franchises": { access: platformAdmin, body: () => ({ name: "Franquia Fuzz", primaryColor: "#123abc" }) },
+  "GET /api/admin/franchises/:id": { access: platformAdmin, params: id("contact") },
+  "PUT /api/admin/franchises/:id": { access: platformAdmin, params: id("contact"), body: () => ({ name: "Franquia Fuzz" }) },
+  "DELETE /api/admin/franchises/:id": { access: platformAdmin, params: id("contact"), destructive: true },
+  "POST /api/admin/franchises/:id/hostnames": { access: platformAdmin, params: id("contact"), body: () => ({ hostname: "fuzz.localhost" }) },
+  "GET /api/admin/franchises/:id/hostnames/:hostnameId": { access: platformAdmin, params: { id: "contact", hostnameId: "tag" } },
+  "DELETE /api/admin/franchises/:id/hostnames/:hostnameId": { access: platformAdmin, params: { id: "contact", hostnameId: "tag" }, destructive: true },
+  "POST /api/admin/franchises/:id/admins": { access: platformAdmin, params: id("contact"), body: () => ({ email: uniqueEmail("franchise-admin") }) },
+  "DELETE /api/admin/franchises/:id/admins/:userId": { access: platformAdmin, params: { id: "contact", userId: "tag" }, destructive: true },
+
+  // --- franchises (issue 14): the franchise admin area, franchise A's administrator ----------------
+  "GET /api/franchise": { access: franchiseAdmin },
+  "PUT /api/franchise": { access: franchiseAdmin, multipart: () => logoForm({ name: "Franquia A", primaryColor: "#0055aa", notPaid: "Pague a fatura." }) },
+  "POST /api/franchise/email/test": { access: franchiseAdmin, body: () => ({ to: uniqueEmail("franchise-test") }) },
+  "PUT /api/franchise/integrations": { access: franchiseAdmin, body: () => ({ asaasApiKey: "$aact_fuzz_key_0123456789" }) },
+  // Roles, companies, users, invoices (helper FB).
+  "GET /api/franchise/permissions": { access: franchiseAdmin },
+  "GET /api/franchise/roles": { access: franchiseAdmin, query: () => "search=a&limit=5" },
+  "GET /api/franchise/roles/short": { access: franchiseAdmin },
+  "POST /api/franchise/roles": { access: franchiseAdmin, body: () => ({ name: `Papel ${crypto.randomUUID().slice(0, 8)}`, permissions: ["flow", "crm"] }) },
+  "GET /api/franchise/roles/:id": { access: franchiseAdmin, params: id("franchiseRole") },
+  "PUT /api/franchise/roles/:id": { access: franchiseAdmin, params: id("franchiseRole"), body: () => ({ name: "Papel da franquia", permissions: ["flow"] }) },
+  "DELETE /api/franchise/roles/:id": { access: franchiseAdmin, params: id("franchiseRole"), destructive: true },
+  "GET /api/franchise/companies": { access: franchiseAdmin, query: () => "search=a&limit=5" },
+  "POST /api/franchise/companies": { access: franchiseAdmin, body: () => ({ name: "Cliente Fuzz", ownerEmail: uniqueEmail("franchise-owner"), plan: "monthly" }) },
+  "PUT /api/franchise/companies/:id": { access: franchiseAdmin, params: id("franchiseCompany"), body: (ids) => ({ name: "Cliente A", franchiseRoleId: ids.franchiseRole }) },
+  "GET /api/franchise/users": { access: franchiseAdmin, query: () => "search=a&limit=5" },
+  "POST /api/franchise/admins": { access: franchiseAdmin, body: () => ({ email: uniqueEmail("franchise-co-admin") }) },
+  "DELETE /api/franchise/admins/:userId": { access: franchiseAdmin, params: { userId: "franchiseAdminUser" }, destructive: true },
+  "GET /api/franchise/invoices": { access: franchiseAdmin, query: (ids) => `companyId=${ids.franchiseCompany}&limit=5` },
+  "GET /api/franchise/invoices/:id": { access: franchiseAdmin, params: id("franchiseInvoice") },
+  "POST /api/franchise/invoices/:id": { access: franchiseAdmin, params: id("franchiseInvoice"), body: () => ({ billingType: "PIX" }) },
+  "DELETE /api/franchise/invoices/:id": { access: franchiseAdmin, params: id("franchiseInvoice"), destructive: true },
 };
+
+/**
+ * Franchise A's fixtures (issue 14): a franchise role, a company under the franchise holding it, an
+ * open sandbox invoice of that company, and a second administrator — made through the API where
+ * there is one (the invoice straight in D1: billing makes them on subscription).
+ */
+async function franchiseFixtures(admin: Account): Promise<Pick<Ids, "franchiseRole" | "franchiseCompany" | "franchiseInvoice" | "franchiseAdminUser">> {
+  const t = admin.token;
+  const role = await expectStatus<{ id: string }>(await call("POST", "/api/franchise/roles", { token: t, body: { name: "Completo", permissions: ["flow", "broadcasts"] } }), 201);
+  const company = await expectStatus<{ id: string }>(
+    await call("POST", "/api/franchise/companies", { token: t, body: { name: "Cliente A", ownerEmail: uniqueEmail("franchise-client"), franchiseRoleId: role.id } }),
+    201,
+  );
+  const coAdmin = await expectStatus<{ id: string }>(await call("POST", "/api/franchise/admins", { token: t, body: { email: uniqueEmail("franchise-admin-2") } }), 201);
+  const invoice = crypto.randomUUID();
+  const at = Date.now();
+  await env.DB.prepare(
+    "INSERT INTO billing_invoices (id, public_id, company_id, value_cents, due_date, status, provider, provider_payment_id, created_at, updated_at) VALUES (?, ?, ?, 4990, ?, 'pending', 'sandbox', ?, ?, ?)",
+  )
+    .bind(invoice, `pub_${crypto.randomUUID()}`, company.id, at, `sandbox_pay_${crypto.randomUUID()}`, at, at)
+    .run();
+  return { franchiseRole: role.id, franchiseCompany: company.id, franchiseInvoice: invoice, franchiseAdminUser: coAdmin.id };
+}
+
+/** A franchise settings form with a PNG logo. */
+function logoForm(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  data.append("logo", pngFile());
+  return data;
+}
+
+/**
+ * A user who administers a new franchise named `name` (issue 14): registered like anyone (with a
+ * company of their own, not under the franchise), then made its administrator directly in D1.
+ * Answers the account and the franchise id.
+ */
+export async function franchiseAdminAccount(name: string): Promise<{ account: Account; franchiseId: string }> {
+  const account = await register({ companyName: `Empresa de ${name}` });
+  const franchiseId = crypto.randomUUID();
+  const at = Date.now();
+  const userId = (await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(account.email).first<{ id: string }>())!.id;
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO franchises (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)").bind(franchiseId, name, at, at),
+    env.DB.prepare("INSERT INTO franchise_admins (franchise_id, user_id, created_at) VALUES (?, ?, ?)").bind(franchiseId, userId, at),
+  ]);
+  return { account, franchiseId };
+}
 
 /**
  * Every route of the router as `METHOD path`, once. Hono lists each middleware and handler of a
@@ -483,6 +660,10 @@ export type Company = {
   apiKey: string;
   /** The phone_number_id of company A's Cloud API connection (`ids.cloudConnection`). */
   phoneNumberId: string;
+  /** The administrator of franchise A (issue 14; company A is not under it). */
+  franchiseAdmin: Account;
+  /** Franchise A's id. */
+  franchiseId: string;
 };
 
 /**
@@ -549,6 +730,7 @@ export async function buildCompany(): Promise<Company> {
     201,
   );
   await expectStatus(await call("POST", `/api/shipping-cycles/${shippingCycle.id}/contacts`, { token: t, body: { contactIds: [contact.id] } }), 200);
+  const franchise = await franchiseAdminAccount("Franquia A");
   const ids: Ids = {
     companyId,
     contact: contact.id,
@@ -577,9 +759,11 @@ export async function buildCompany(): Promise<Company> {
     broadcast: broadcast.id,
     shippingCycle: shippingCycle.id,
     provider: "whatsapp",
+    evolutionSecret: "no-connection-holds-this-secret-0123456789",
+    ...(await franchiseFixtures(franchise.account)),
   };
   await settle(companyId);
-  return { owner, ids, apiKey: apiKey.key, phoneNumberId: cloud.phoneNumberId };
+  return { owner, ids, apiKey: apiKey.key, phoneNumberId: cloud.phoneNumberId, franchiseAdmin: franchise.account, franchiseId: franchise.franchiseId };
 }
 
 let tables: Promise<string[]> | undefined;
@@ -635,7 +819,9 @@ export function envelopeProblem(text: string): string | null {
   if (typeof parsed !== "object" || parsed === null || !("error" in parsed)) return "no `error` key";
   const error = parsed.error;
   if (typeof error !== "object" || error === null) return "`error` is not an object";
-  const keys = Object.keys(error).filter((k) => k !== "code" && k !== "message" && k !== "fields");
+  // `problems`: the one documented extension, the blocking problems of a flow that cannot be
+  // published (POST /api/flows/{id}/publish, worker/routes/flows.ts), a list.
+  const keys = Object.keys(error).filter((k) => k !== "code" && k !== "message" && k !== "fields" && !(k === "problems" && Array.isArray((error as { problems?: unknown }).problems)));
   if (keys.length) return `unexpected keys ${keys.join(", ")}`;
   if (!("code" in error) || typeof error.code !== "string" || !error.code) return "no string `code`";
   if (!("message" in error) || typeof error.message !== "string") return "no string `message`";

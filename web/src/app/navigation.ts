@@ -53,7 +53,7 @@ export const NAV_ITEMS: NavItem[] = [
 /** Shown only to platform administrators (`platformAdmin` of GET /api/me; issue 12). */
 export const ADMIN_NAV_ITEM: NavItem = { to: "/admin/announcements", label: msg`Admin`, icon: ShieldCheck };
 
-/** Shown only when franchise mode is on (spec §1). */
+/** Shown only when franchise mode is on (spec §1) and the user administers a franchise (`franchiseAdmin` of GET /api/me; issue 14). */
 export const FRANCHISE_NAV_ITEM: NavItem = item("/franchise", msg`Franchise`, Building2);
 
 /** The entries a user with `permissions` may open. */

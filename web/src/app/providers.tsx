@@ -10,16 +10,20 @@ import { QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { Toaster } from "@/components/ui/toaster";
 import { queryClient } from "@/lib/query-client";
-import { applyBranding, franchiseInfoQuery, runtimeSettingsQuery } from "@/lib/branding";
+import { applyBranding, BOOT_BRANDING, franchiseInfoQuery, runtimeSettingsQuery } from "@/lib/branding";
+import { useFranchiseMode } from "@/lib/use-brand";
 import { startBuildCheck } from "@/lib/build-check";
 
-/** Reads runtime settings (and franchise info only in franchise mode) and applies them. */
+/**
+ * Reads runtime settings (and franchise info only in franchise mode) and applies them; until the
+ * franchise info answers, the branding the worker wrote into the document is kept (no flash).
+ */
 function Branding() {
   const settings = useQuery(runtimeSettingsQuery());
-  const franchiseMode = settings.data?.franchiseMode === true;
+  const franchiseMode = useFranchiseMode();
   const franchise = useQuery({ ...franchiseInfoQuery(), enabled: franchiseMode });
   useEffect(() => {
-    if (settings.data) applyBranding(settings.data, franchiseMode ? (franchise.data ?? null) : null);
+    if (settings.data) applyBranding(settings.data, franchiseMode ? (franchise.data ?? BOOT_BRANDING) : null);
   }, [settings.data, franchise.data, franchiseMode]);
   return null;
 }

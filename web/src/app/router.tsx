@@ -14,7 +14,6 @@ import { reloadOnChunkError } from "@/lib/build-check";
 import { setRouterNavigate } from "@/lib/session";
 import { guardLoader } from "./guard-loader";
 import { ROUTES, type LayoutName, type ScreenKey } from "./route-table";
-import type { Area } from "./routes/being-built";
 import { NotFoundPage } from "./routes/not-found";
 import { RootErrorPage } from "./routes/root-error";
 
@@ -24,11 +23,6 @@ export type LazyRoute = () => Promise<Pick<RouteObject, "Component" | "element">
 /** A lazy route whose component `pick` takes from the loaded chunk; a missing chunk reloads once (build-check). */
 function screen<M>(load: () => Promise<M>, pick: (module: M) => NonNullable<RouteObject["Component"]>): LazyRoute {
   return reloadOnChunkError(async () => ({ Component: pick(await load()) }));
-}
-
-/** The "being built" placeholder of an area, in its own small chunk. */
-function placeholder(area: Area, heading = true): LazyRoute {
-  return reloadOnChunkError(async () => ({ element: (await import("./routes/being-built")).beingBuilt(area, heading) }));
 }
 
 /** Each screen of the route table, loaded on demand. */
@@ -60,20 +54,20 @@ export const SCREENS: Record<ScreenKey, LazyRoute> = {
   settingsRoles: screen(() => import("@/features/settings/components/roles-page"), (m) => m.RolesSettingsPage),
   settingsSubscription: screen(() => import("@/features/settings/components/subscription-page"), (m) => m.SubscriptionSettingsPage),
   settingsMyAccount: screen(() => import("@/features/settings/components/my-account-page"), (m) => m.MyAccountSettingsPage),
-  franchiseSettings: placeholder("franchiseSettings", false),
-  franchiseCompanies: placeholder("franchiseCompanies", false),
-  franchiseEmail: placeholder("franchiseEmail", false),
-  franchiseIntegration: placeholder("franchiseIntegration", false),
-  franchisePayment: placeholder("franchisePayment", false),
-  franchiseRoles: placeholder("franchiseRoles", false),
+  franchiseSettings: screen(() => import("@/features/franchise/components/franchise-settings-page"), (m) => m.FranchiseSettingsPage),
+  franchiseCompanies: screen(() => import("@/features/franchise/components/franchise-companies-page"), (m) => m.FranchiseCompaniesPage),
+  franchiseEmail: screen(() => import("@/features/franchise/components/franchise-email-page"), (m) => m.FranchiseEmailPage),
+  franchiseIntegration: screen(() => import("@/features/franchise/components/franchise-integration-page"), (m) => m.FranchiseIntegrationPage),
+  franchisePayment: screen(() => import("@/features/franchise/components/franchise-payment-page"), (m) => m.FranchisePaymentPage),
+  franchiseRoles: screen(() => import("@/features/franchise/components/franchise-roles-page"), (m) => m.FranchiseRolesPage),
   login: screen(() => import("@/features/auth/components/login-page"), (m) => m.LoginPage),
   register: screen(() => import("@/features/auth/components/register-page"), (m) => m.RegisterPage),
   forgotPassword: screen(() => import("@/features/auth/components/forgot-password-page"), (m) => m.ForgotPasswordPage),
   resetPassword: screen(() => import("@/features/auth/components/reset-password-page"), (m) => m.ResetPasswordPage),
   failedSubscription: screen(() => import("./routes/failed-subscription"), (m) => m.FailedSubscriptionPage),
-  instagramCallback: placeholder("instagramCallback"),
-  checkout: placeholder("checkout"),
-  invoice: placeholder("invoice"),
+  instagramCallback: screen(() => import("@/features/instagram/components/instagram-callback-page"), (m) => m.InstagramCallbackPage),
+  checkout: screen(() => import("@/features/billing/components/checkout-page"), (m) => m.CheckoutPage),
+  invoice: screen(() => import("@/features/billing/components/invoice-page"), (m) => m.InvoicePage),
   accessDenied: screen(() => import("./routes/access-denied"), (m) => m.AccessDeniedPage),
 };
 
@@ -118,6 +112,21 @@ export function buildRoutes(): RouteObject[] {
         path: "/admin/announcements",
         loader: guardLoader("/admin/announcements", ["is-auth"]),
         lazy: screen(() => import("@/features/admin/components/admin-announcements-page"), (m) => m.AdminAnnouncementsPage),
+      },
+      {
+        path: "/admin/plans",
+        loader: guardLoader("/admin/plans", ["is-auth"]),
+        lazy: screen(() => import("@/features/admin/components/admin-plans-page"), (m) => m.AdminPlansPage),
+      },
+      {
+        path: "/admin/coupons",
+        loader: guardLoader("/admin/coupons", ["is-auth"]),
+        lazy: screen(() => import("@/features/admin/components/admin-coupons-page"), (m) => m.AdminCouponsPage),
+      },
+      {
+        path: "/admin/franchises",
+        loader: guardLoader("/admin/franchises", ["is-auth"]),
+        lazy: screen(() => import("@/features/admin/components/admin-franchises-page"), (m) => m.AdminFranchisesPage),
       },
     ],
   });

@@ -27,6 +27,7 @@ export const meAnswer: z.ZodType<MeAnswer> = z.object({
   activeCompany: z.string().nullable(),
   emailVerified: z.boolean(),
   platformAdmin: z.boolean().default(false),
+  franchiseAdmin: z.boolean().optional(),
 });
 
 /** GET /api/me/permissions → permission names. */
@@ -66,11 +67,12 @@ export const runtimeSettings: z.ZodType<RuntimeSettings> = z.object({
   primaryColor: z.string(),
 });
 
-/** GET /api/infos: the franchise's branding (spec §3 "Franchise info"). */
-export type FranchiseInfo = { name: string | null; logo: string | null; favicon: string | null };
-/** GET /api/infos → FranchiseInfo; unexpected fields degrade to null. */
+/** GET /api/infos: the franchise's branding (spec §3 "Franchise info"; issue 14 adds primaryColor). */
+export type FranchiseInfo = { name: string | null; logo: string | null; favicon: string | null; primaryColor: string | null };
+/** GET /api/infos → FranchiseInfo; unexpected or missing fields degrade to null. */
 export const franchiseInfo: z.ZodType<FranchiseInfo> = z.object({
   name: z.string().nullable().catch(null),
   logo: z.string().nullable().catch(null),
   favicon: z.string().nullable().catch(null),
+  primaryColor: z.string().nullable().optional().transform((value) => value ?? null).catch(null),
 });

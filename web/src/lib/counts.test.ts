@@ -56,7 +56,8 @@ describe("counts are ICU plurals (issue 9)", () => {
     walk(root);
     const offenders: string[] = [];
     // `${count} things`, `${total} contacts`, `${list.length} tags`… inside t`…` or msg`…` ("N of M" is no noun).
-    const bare = /(?:\bt|\bmsg)`[^`]*\$\{[^}]*(?:count|Count|total|Total|length|size|shown|Text)\}\s+(?!of\b)[a-zA-Z]/g;
+    // A lower-case name must start a word (`discount` is no count); camel-case parts (`rowCount`) count.
+    const bare = /(?:\bt|\bmsg)`[^`]*\$\{[^}]*(?:(?<![a-z])(?:count|total|length|size|shown)|Count|Total|Text)\}\s+(?!of\b)[a-zA-Z]/g;
     for (const file of files) {
       for (const match of readFileSync(file, "utf8").matchAll(bare)) offenders.push(`${file.slice(root.length)}: ${match[0]}`);
     }

@@ -25,6 +25,7 @@ const CODE_MESSAGES: Record<string, MessageDescriptor> = {
   provider_unavailable: msg`Meta could not be reached, so nothing was saved. Try again in a moment.`,
   api_key_not_allowed: msg`API keys cannot be used for this.`,
   insufficient_scope: msg`This API key does not have the permission for this.`,
+  invalid_coupon: msg`This coupon is invalid or has expired.`,
 };
 
 const DEFAULT_MESSAGE = msg`An error occurred. Try again.`;
@@ -183,6 +184,34 @@ const FIELD_MESSAGES: Record<string, MessageDescriptor> = {
   events_required: msg`Choose at least one event.`,
   invalid_event: msg`This event does not exist.`,
   duplicate_event: msg`Each event may be chosen once.`,
+  // Billing (schema/validation/billing.ts; issue 13)
+  invalid_card_number: msg`Enter a valid card number.`,
+  invalid_expiry_month: msg`Enter the expiry month (1 to 12).`,
+  invalid_expiry_year: msg`Enter the expiry year.`,
+  card_expired: msg`This card has expired.`,
+  invalid_ccv: msg`Enter the security code (3 digits, 4 for American Express).`,
+  invalid_cpf_cnpj: msg`Enter a valid CPF or CNPJ.`,
+  invalid_postal_code: msg`Enter a valid CEP (8 digits).`,
+  invalid_state: msg`Choose a state.`,
+  invalid_coupon: msg`This coupon is invalid or has expired.`,
+  invalid_billing_type: msg`Choose card or PIX.`,
+  invalid_price: msg`Enter a price, e.g. 49,90.`,
+  invalid_limit: msg`Enter a whole number from 1, or leave blank for unlimited.`,
+  invalid_cycle: msg`Choose a billing cycle.`,
+  invalid_feature: msg`This feature does not exist.`,
+  invalid_features: msg`Choose valid features.`,
+  invalid_kind: msg`Choose percentage or fixed amount.`,
+  invalid_plans: msg`Choose valid plans.`,
+  invalid_plan: msg`Choose a plan on sale.`,
+  card_refused: msg`The card was refused. Check its details or use another card.`,
+  // Franchises (schema/validation/franchise.ts; issue 14)
+  invalid_hostname: msg`Enter a host name such as app.example.com.`,
+  hostname_in_use: msg`This host name belongs to a franchise already.`,
+  cloudflare_not_configured: msg`Custom host names need the Cloudflare settings (CF_API_TOKEN, CF_ZONE_ID).`,
+  invalid_port: msg`Enter a port from 1 to 65535.`,
+  user_not_found: msg`Nobody has an account with this e-mail yet: the person signs up first.`,
+  too_short: msg`Too short.`,
+  feature_not_available: msg`Your company's plan does not include this feature.`,
 };
 
 /** The message under a field for a field code (client zod issue or server `fields` entry). */

@@ -5,6 +5,8 @@
  * the error limit, then `invalid`; silence until the response time takes `no_answer`.
  */
 import { HANDLES, optionHandle } from "../../../schema/flows";
+import type { OutboundMessage } from "../../channels/types";
+import { asNumberedMenu, needsNumberedMenu, optionByNumber } from "../numbered-menu";
 import { next, type Executor } from "../runtime";
 import { choiceReplyId, matchChoice, retryOrInvalid, waitForReply } from "./waiting";
 
@@ -17,20 +19,21 @@ export const linkExecutor: Executor<"link"> = {
       return next(HANDLES.next);
     }
     const footer = run.render(data.footer).trim();
-    run.emit({
-      type: "send",
-      nodeId: node.id,
-      message: {
-        type: "buttons",
-        body,
-        buttons: data.buttons.map((button) => ({ id: choiceReplyId(node.id, button.id), title: run.render(button.title) })),
-        ...(footer ? { footer } : {}),
-      },
-    });
+    const message: OutboundMessage = {
+      type: "buttons",
+      body,
+      buttons: data.buttons.map((button) => ({ id: choiceReplyId(node.id, button.id), title: run.render(button.title) })),
+      ...(footer ? { footer } : {}),
+    };
+    // A channel without reply buttons gets a numbered menu (flows/numbered-menu.ts).
+    const menu = needsNumberedMenu(run.context, "buttons", data.buttons.length);
+    run.emit({ type: "send", nodeId: node.id, message: menu ? asNumberedMenu(message) : message });
     return waitForReply(run, node.id, data.responseTimeSeconds);
   },
   reply(node, run, reply, wait) {
-    const chosen = node.data.mode === "buttons" ? matchChoice(run, node.id, node.data.buttons, reply) : null;
+    const { data } = node;
+    const byNumber = data.mode === "buttons" && needsNumberedMenu(run.context, "buttons", data.buttons.length) ? optionByNumber(data.buttons, reply.body) : null;
+    const chosen = data.mode === "buttons" ? (byNumber ?? matchChoice(run, node.id, data.buttons, reply)) : null;
     return chosen ? next(optionHandle(chosen.id)) : retryOrInvalid(run, node.id, node.data, wait);
   },
   timer: () => next(HANDLES.noAnswer),
@@ -39,28 +42,27 @@ export const linkExecutor: Executor<"link"> = {
 export const listExecutor: Executor<"list"> = {
   enter(node, run) {
     const { data } = node;
-    run.emit({
-      type: "send",
-      nodeId: node.id,
-      message: {
-        type: "list",
-        body: run.render(data.message),
-        buttonText: run.render(data.buttonText),
-        sections: [
-          {
-            title: run.render(data.sectionTitle),
-            rows: data.responses.map((response) => {
-              const description = run.render(response.description).trim();
-              return { id: choiceReplyId(node.id, response.id), title: run.render(response.title), ...(description ? { description } : {}) };
-            }),
-          },
-        ],
-      },
-    });
+    const message: OutboundMessage = {
+      type: "list",
+      body: run.render(data.message),
+      buttonText: run.render(data.buttonText),
+      sections: [
+        {
+          title: run.render(data.sectionTitle),
+          rows: data.responses.map((response) => {
+            const description = run.render(response.description).trim();
+            return { id: choiceReplyId(node.id, response.id), title: run.render(response.title), ...(description ? { description } : {}) };
+          }),
+        },
+      ],
+    };
+    // A channel without lists gets a numbered menu (flows/numbered-menu.ts).
+    run.emit({ type: "send", nodeId: node.id, message: needsNumberedMenu(run.context, "list", data.responses.length) ? asNumberedMenu(message) : message });
     return waitForReply(run, node.id, data.responseTimeSeconds);
   },
   reply(node, run, reply, wait) {
-    const chosen = matchChoice(run, node.id, node.data.responses, reply);
+    const byNumber = needsNumberedMenu(run.context, "list", node.data.responses.length) ? optionByNumber(node.data.responses, reply.body) : null;
+    const chosen = byNumber ?? matchChoice(run, node.id, node.data.responses, reply);
     return chosen ? next(optionHandle(chosen.id)) : retryOrInvalid(run, node.id, node.data, wait);
   },
   timer: () => next(HANDLES.noAnswer),

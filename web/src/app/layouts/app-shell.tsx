@@ -8,7 +8,7 @@ import { useState, type ReactNode } from "react";
 import { NavLink, useRevalidator } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
-import { Menu, MessageSquareText } from "lucide-react";
+import { Menu } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -20,7 +20,7 @@ import { StatusToggle } from "@/features/session/components/status-toggle";
 import { UserMenu } from "@/features/session/components/user-menu";
 import { CompanySwitcher } from "@/features/companies/components/company-switcher";
 import { ActivationNotice } from "@/features/companies/components/activation-form";
-import { SubscriptionNotices } from "@/features/companies/components/subscription-notices";
+import { BillingNotices } from "@/features/billing/components/billing-notices";
 import { ConnectionLostNotice } from "@/features/connections/components/connection-lost-notice";
 import { useActiveCompany } from "@/features/companies/hooks/use-companies";
 import { InvitesMenu } from "@/features/invites/components/invites-menu";
@@ -28,17 +28,10 @@ import { NotificationsMenu } from "@/features/notifications/components/notificat
 import { ThemeToggle } from "@/features/preferences/components/theme-toggle";
 import { LanguageSwitch } from "@/features/preferences/components/language-switch";
 import { ADMIN_NAV_ITEM, FRANCHISE_NAV_ITEM, NAV_ITEMS, visibleNavItems } from "../navigation";
+import { BrandMark } from "./brand-mark";
 
 function Brand() {
-  const settings = useQuery(runtimeSettingsQuery());
-  return (
-    <div className="flex items-center gap-2 px-2 font-semibold">
-      <span className="flex size-8 items-center justify-center rounded-lg bg-primary text-primary-foreground" aria-hidden>
-        <MessageSquareText className="size-4" />
-      </span>
-      <span className="truncate">{settings.data?.appName ?? "\u00a0"}</span>
-    </div>
-  );
+  return <BrandMark className="px-2" />;
 }
 
 function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
@@ -56,7 +49,7 @@ function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
     );
   }
   const items = visibleNavItems(NAV_ITEMS, permissions.data ?? new Set());
-  if (settings.data?.franchiseMode) items.push(FRANCHISE_NAV_ITEM);
+  if (settings.data?.franchiseMode && me.data?.franchiseAdmin) items.push(FRANCHISE_NAV_ITEM);
   if (me.data?.platformAdmin) items.push(ADMIN_NAV_ITEM);
   return (
     <nav aria-label={t`Main navigation`} className="grid gap-0.5">
@@ -109,7 +102,7 @@ function CompanyNotices() {
     <div className="grid gap-2 empty:hidden">
       {verify}
       {!company.data.activated && !ownerVerifying ? <ActivationNotice canActivate={permissions.data?.has("settings_company") === true} /> : null}
-      <SubscriptionNotices company={company.data} />
+      <BillingNotices company={company.data} />
       <ConnectionLostNotice company={company.data} canOpenConnections={permissions.data?.has("connections") === true} />
     </div>
   );

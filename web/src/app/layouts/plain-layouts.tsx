@@ -1,15 +1,15 @@
 import type { ReactNode } from "react";
 import { Outlet } from "react-router";
-import { useQuery } from "@tanstack/react-query";
-import { runtimeSettingsQuery } from "@/lib/branding";
+import { useBrand } from "@/lib/use-brand";
 import { ThemeToggle } from "@/features/preferences/components/theme-toggle";
 import { LanguageSwitch } from "@/features/preferences/components/language-switch";
 
 function PlainHeader() {
-  const settings = useQuery(runtimeSettingsQuery());
+  // The franchise's name on a franchise host (issue 14), else the product's.
+  const brand = useBrand();
   return (
-    <header className="flex h-14 items-center gap-2 border-b px-4">
-      <span className="flex-1 font-semibold">{settings.data?.appName ?? "\u00a0"}</span>
+    <header className="flex h-14 items-center gap-2 border-b px-4 print:hidden">
+      <span className="flex-1 font-semibold">{brand.name ?? "\u00a0"}</span>
       <LanguageSwitch />
       <ThemeToggle />
     </header>

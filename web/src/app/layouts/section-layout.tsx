@@ -2,7 +2,8 @@
  * Layouts of spec §2 that add tabs to the shell: broadcasts (current, history), registers (custom
  * fields, tags), settings (my account, company, subscription, integration, operating hours, roles,
  * members, data cleanup) and franchises (settings, companies, email, integrations, payment, roles).
- * Settings tabs the user may not open (ROUTE_PERMISSIONS) are hidden.
+ * Settings tabs the user may not open (ROUTE_PERMISSIONS) are hidden, and so is Integration when the
+ * company's franchise role lacks the `integration` feature (issue 14).
  */
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
@@ -10,16 +11,20 @@ import { useLingui } from "@lingui/react/macro";
 import { NavLink, Outlet } from "react-router";
 import { cn } from "@/lib/utils";
 import { usePermissions } from "@/features/session/hooks/use-session";
+import { useFeatures } from "@/features/session/hooks/use-features";
 import { permissionFor } from "../route-permissions";
 import { AppShell } from "./app-shell";
 
-type Tab = { to: string; label: MessageDescriptor; end?: boolean };
+/** A tab; `feature`: hidden when the company's features (GET /api/me/features; issue 14) lack it. */
+type Tab = { to: string; label: MessageDescriptor; end?: boolean; feature?: string };
 
 function TabNav({ tabs, label }: { tabs: Tab[]; label: string }) {
   const { i18n } = useLingui();
   const permissions = usePermissions();
+  const features = useFeatures();
   const visible = tabs.filter((tab) => {
     const needed = permissionFor(tab.to);
+    if (tab.feature && features.data && !features.data.has(tab.feature)) return false;
     return !needed || permissions.data?.has(needed) === true;
   });
   return (
@@ -72,7 +77,7 @@ const SETTINGS_TABS: Tab[] = [
   { to: "/settings", label: msg`My account` },
   { to: "/settings/company", label: msg`Company` },
   { to: "/settings/subscription", label: msg`Subscription` },
-  { to: "/settings/integration", label: msg`Integration` },
+  { to: "/settings/integration", label: msg`Integration`, feature: "integration" },
   { to: "/settings/operating-hours", label: msg`Operating hours` },
   { to: "/settings/roles", label: msg`Roles` },
   { to: "/settings/members", label: msg`Members` },

@@ -22,6 +22,7 @@ import { AnnouncementBody } from "@/features/announcements/components/announceme
 import type { AdminAnnouncementAnswer } from "../../../../../schema/validation/announcements";
 import { adminAnnouncementKeys, adminAnnouncementsQuery, deleteAnnouncement } from "../api/admin-announcements-api";
 import { AnnouncementSheet, type AnnouncementSheetTarget } from "./announcement-sheet";
+import { AdminTabs } from "./admin-tabs";
 
 function AnnouncementRow({ item, onEdit, onDelete }: { item: AdminAnnouncementAnswer; onEdit: () => void; onDelete: () => void }) {
   const { t, i18n } = useLingui();
@@ -85,6 +86,7 @@ export function AdminAnnouncementsPage() {
   const deletingTitle = deleting?.title ?? "";
   return (
     <div className="grid gap-4">
+      <AdminTabs />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="grid gap-1">
           <p className="text-sm font-medium text-muted-foreground">{t`Admin`}</p>

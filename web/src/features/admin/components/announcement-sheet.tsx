@@ -4,11 +4,12 @@
  * dashboard), an optional link, and the dates it is shown between (the admin's local time).
  * Server field errors land under their fields.
  */
-import { useForm } from "react-hook-form";
+import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
+import { DateTimeField } from "@/components/ui/date-picker";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
@@ -60,10 +61,10 @@ function AnnouncementForm({ target, onDone }: { target: AnnouncementSheetTarget;
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label={t`Shown from`} error={errors.startsAt?.message} hint={t`Blank: from now.`}>
-          <Input type="datetime-local" {...form.register("startsAt")} />
+          <Controller control={form.control} name="startsAt" render={({ field }) => <DateTimeField value={field.value ?? ""} onChange={field.onChange} aria-label={t`Shown from`} />} />
         </FormField>
         <FormField label={t`Shown until`} error={errors.endsAt?.message} hint={t`Blank: until deleted.`}>
-          <Input type="datetime-local" {...form.register("endsAt")} />
+          <Controller control={form.control} name="endsAt" render={({ field }) => <DateTimeField value={field.value ?? ""} onChange={field.onChange} aria-label={t`Shown until`} />} />
         </FormField>
       </div>
       <p className="text-xs text-muted-foreground">{t`Audience: every company.`}</p>

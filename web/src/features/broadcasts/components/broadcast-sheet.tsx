@@ -16,6 +16,7 @@ import { z } from "zod";
 import { Users } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Alert } from "@/components/ui/alert";
+import { DatePicker } from "@/components/ui/date-picker";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
@@ -195,7 +196,22 @@ function BroadcastForm({ target, onDone }: { target: BroadcastSheetTarget; onDon
         <legend className="text-sm font-medium">{t`Schedule (optional)`}</legend>
         <div className="grid grid-cols-2 gap-2">
           <FormField label={t`Date`} error={errors.schedule?.date?.message}>
-            <Input type="date" {...form.register("schedule.date", { onChange: () => form.clearErrors("schedule.date") })} />
+            <Controller
+              control={form.control}
+              name="schedule.date"
+              render={({ field }) => (
+                <DatePicker
+                  value={field.value ?? ""}
+                  clearable
+                  aria-label={t`Date`}
+                  aria-invalid={errors.schedule?.date ? true : undefined}
+                  onChange={(day) => {
+                    field.onChange(day);
+                    form.clearErrors("schedule.date");
+                  }}
+                />
+              )}
+            />
           </FormField>
           <FormField label={t`Time`} error={errors.schedule?.time?.message}>
             <Input type="time" {...form.register("schedule.time", { onChange: () => form.clearErrors("schedule.date") })} />

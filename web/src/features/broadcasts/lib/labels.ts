@@ -63,6 +63,7 @@ export const CHANNEL_LABELS: Record<(typeof FILTER_CHANNELS)[number], MessageDes
   sandbox: msg`Sandbox phone`,
   "whatsapp-cloud": msg`WhatsApp Cloud API`,
   instagram: msg`Instagram`,
+  "whatsapp-qr": msg`WhatsApp (QR code)`,
 };
 
 /** Why a recipient was rejected (schema/validation/broadcasts.ts REJECT_REASONS). */

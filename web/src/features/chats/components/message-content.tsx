@@ -13,6 +13,7 @@ import { cn } from "@/lib/utils";
 import type { MessageAnswer } from "../../../../../schema/realtime";
 import { formatBytes, splitLinks } from "../lib/messages";
 import { buttonsOf, contactCardsOf, flowFieldsOf, listOf, locationOf, orderOf, reactionOf, replyOf } from "../lib/payloads";
+import { StoryMention, storyMentionOf } from "@/features/instagram/components/story-mention";
 
 /** Text with its line breaks kept and http(s) links clickable (opened in a new tab). */
 export function RichText({ text, className }: { text: string; className?: string }) {
@@ -102,8 +103,19 @@ export function MessageContent({ message }: { message: MessageAnswer }) {
   if (message.deleted) return <Note icon={<Ban aria-hidden />}>{t`Message deleted.`}</Note>;
   const media = message.media;
   switch (message.type) {
-    case "text":
+    case "text": {
+      // An Instagram story mention: its CDN link only, never a copy (issue 15).
+      const story = storyMentionOf(message.payload);
+      if (story) {
+        return (
+          <div className="grid gap-1.5">
+            <StoryMention mention={story} />
+            <RichText text={message.body} />
+          </div>
+        );
+      }
       return <RichText text={message.body} />;
+    }
     case "image":
       return (
         <div className="grid gap-1.5">

@@ -11,7 +11,7 @@ import type { ConnectionCreateInput } from "../../../../../schema/validation/con
 export const connectionAnswer = z.object({
   id: z.string(),
   name: z.string(),
-  channel: z.enum(["sandbox", "whatsapp-cloud", "instagram"]),
+  channel: z.enum(["sandbox", "whatsapp-cloud", "instagram", "whatsapp-qr"]),
   phone: z.string().nullable(),
   greetingMessage: z.string(),
   farewellMessage: z.string(),
@@ -26,14 +26,22 @@ export const connectionAnswer = z.object({
   qualityRating: z.string().nullable().default(null),
   /** Provider events kept because they could not be placed (see the Rejected events sheet). */
   rejectedCount: z.number().default(0),
+  /** Cloud API: the number's messaging limit and throughput as Meta last said them (null until read). */
+  messagingLimit: z
+    .object({ tier: z.string().nullable(), dailyLimit: z.number().nullable(), throughputMps: z.number(), checkedAt: z.number() })
+    .nullable()
+    .default(null),
   createdAt: z.number(),
 });
 
 /** A connection of the list. */
 export type Connection = z.infer<typeof connectionAnswer>;
 
-/** POST /api/connections/{id}/pair → a QR link and an 8-character code, valid until `expiresAt` (ms). */
-export const pairingAnswer = z.object({ qrValue: z.string().min(1), code: z.string().min(1), expiresAt: z.number() });
+/**
+ * POST /api/connections/{id}/pair → a QR value and an 8-character code, valid until `expiresAt`
+ * (ms). WhatsApp (QR code) connections answer an empty code when they have no phone to pair with.
+ */
+export const pairingAnswer = z.object({ qrValue: z.string().min(1), code: z.string(), expiresAt: z.number() });
 
 /** The current pairing of a sandbox connection. */
 export type Pairing = z.infer<typeof pairingAnswer>;

@@ -1,7 +1,9 @@
 /**
  * What Meta says about a WhatsApp Cloud API number (issue 8 §5: the number is proven by its access
  * token, never typed): the display number, the verified business name and the quality rating as a
- * coloured badge (GREEN high, YELLOW medium, RED low, anything else unknown).
+ * coloured badge (GREEN high, YELLOW medium, RED low, anything else unknown), and the messaging
+ * limit (unique users reachable outside a service window per 24 h) with the throughput, as Meta
+ * last said them (issue 10).
  */
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
@@ -49,9 +51,23 @@ export function QualityBadge({ rating }: { rating: string | null }) {
   );
 }
 
+/**
+ * The messaging limit as a sentence: "2,000 people a day outside a conversation · 80 messages/s",
+ * "Unlimited · …", or "Not read yet" before Meta was asked.
+ */
+function messagingLimitText(connection: Connection, locale: string, t: ReturnType<typeof useLingui>["t"]): string {
+  const limit = connection.messagingLimit;
+  if (!limit) return t`Not read yet`;
+  const speed = t`${new Intl.NumberFormat(locale).format(limit.throughputMps)} messages/s`;
+  if (limit.tier === "TIER_UNLIMITED") return `${t`Unlimited`} · ${speed}`;
+  if (limit.dailyLimit === null) return speed;
+  const people = new Intl.NumberFormat(locale).format(limit.dailyLimit);
+  return `${t`${people} people per 24 h outside a conversation`} · ${speed}`;
+}
+
 /** The proven number's details as a small definition list (the connection form shows it read-only). */
 export function CloudNumberDetails({ connection }: { connection: Connection }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const display = connection.displayPhoneNumber;
   return (
     <dl className="grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-1.5 text-sm" data-testid="cloud-number-details">
@@ -63,6 +79,8 @@ export function CloudNumberDetails({ connection }: { connection: Connection }) {
       <dd>
         <QualityBadge rating={connection.qualityRating} />
       </dd>
+      <dt className="text-muted-foreground">{t`Messaging limit`}</dt>
+      <dd data-testid="messaging-limit">{messagingLimitText(connection, i18n.locale, t)}</dd>
     </dl>
   );
 }

@@ -18,11 +18,12 @@ import type { Connection } from "../api/connections-api";
 import { useCreateConnection, useUpdateConnection } from "../hooks/use-connections";
 import { connectionFormResolver, EMPTY_CONNECTION_FORM, formValuesOf, toCreateInput, toUpdateInput, type ConnectionFormValues } from "../lib/connection-form";
 import { CloudNumberDetails } from "./cloud-number-details";
+import { WhatsappQrServerFields } from "./whatsapp-qr-server-fields";
 
 const controlClass =
   "w-full min-w-0 rounded-md border border-input bg-background px-3 py-2 text-sm shadow-xs outline-none placeholder:text-muted-foreground focus-visible:ring-2 focus-visible:ring-ring/60 disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive";
 
-const FORM_FIELDS = ["name", "channel", "phone", "greetingMessage", "farewellMessage", "phoneNumberId", "wabaId", "accessToken"] as const;
+const FORM_FIELDS = ["name", "channel", "phone", "greetingMessage", "farewellMessage", "phoneNumberId", "wabaId", "accessToken", "evolutionUrl", "evolutionApiKey"] as const;
 
 /**
  * The create/edit sheet. `connection` null creates; otherwise edits it. `onCreated` receives a new
@@ -71,6 +72,7 @@ export function ConnectionFormSheet({
   });
 
   const cloud = channel === "whatsapp-cloud";
+  const qr = channel === "whatsapp-qr";
   const tokenHint = connection?.accessTokenHint ?? null;
   return (
     <FormSheet
@@ -88,10 +90,15 @@ export function ConnectionFormSheet({
           <select className={cn(controlClass, "h-9 py-1")} disabled={connection !== null} {...form.register("channel")}>
             <option value="sandbox">{t`Sandbox phone (simulator)`}</option>
             <option value="whatsapp-cloud">{t`WhatsApp Cloud API`}</option>
+            <option value="whatsapp-qr">{t`WhatsApp (QR code)`}</option>
           </select>
         </FormField>
         {cloud ? null : (
-          <FormField label={t`Phone`} error={errors.phone?.message} hint={t`Optional. With area code, e.g. +55 11 91234-5678.`}>
+          <FormField
+            label={t`Phone`}
+            error={errors.phone?.message}
+            hint={qr ? t`Optional. With it you can also pair by a code typed on the phone instead of scanning the QR code.` : t`Optional. With area code, e.g. +55 11 91234-5678.`}
+          >
             <Input type="tel" autoComplete="off" {...form.register("phone")} />
           </FormField>
         )}
@@ -118,6 +125,7 @@ export function ConnectionFormSheet({
             </FormField>
           </fieldset>
         ) : null}
+        {qr && !connection ? <WhatsappQrServerFields register={form.register} errors={errors} /> : null}
         <FormField label={t`Greeting message`} error={errors.greetingMessage?.message} hint={t`Sent when a new conversation starts.`}>
           <Textarea rows={3} {...form.register("greetingMessage")} />
         </FormField>

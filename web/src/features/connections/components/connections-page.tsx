@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { Cable, Inbox, Pencil, Plus, QrCode, RefreshCw, Trash2, Unplug, Workflow } from "lucide-react";
+import { Cable, Inbox, MessageSquareText, Pencil, Plus, QrCode, RefreshCw, Trash2, Unplug, Workflow } from "lucide-react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -28,6 +28,8 @@ import { ConnectionFormSheet } from "./connection-form-sheet";
 import { PairingDialog } from "./pairing-dialog";
 import { DefaultFlowsDialog } from "./default-flows-dialog";
 import { RejectedEventsSheet } from "./rejected-events-sheet";
+import { InstagramCommentRulesDialog } from "./instagram-comment-rules-dialog";
+import { InstagramConnectButton } from "./instagram-connect-button";
 import { formatPhone } from "@/lib/phone";
 
 /** The channel names shown on the screen. */
@@ -35,6 +37,7 @@ export const CHANNEL_LABELS: Record<Connection["channel"], MessageDescriptor> = 
   sandbox: msg`Sandbox phone`,
   "whatsapp-cloud": msg`WhatsApp Cloud API`,
   instagram: msg`Instagram`,
+  "whatsapp-qr": msg`WhatsApp (QR code)`,
 };
 
 function StatusBadge({ connected, id }: { connected: boolean; id: string }) {
@@ -66,6 +69,7 @@ function ConnectionRow({
   onPair,
   onDefaultFlows,
   onRejected,
+  onCommentRules,
 }: {
   connection: Connection;
   onEdit: () => void;
@@ -73,6 +77,8 @@ function ConnectionRow({
   onPair: () => void;
   onDefaultFlows: () => void;
   onRejected: () => void;
+  /** Instagram connections: opens their comment automations (issue 15). */
+  onCommentRules?: () => void;
 }) {
   const { t, i18n } = useLingui();
   const disconnect = useDisconnectConnection();
@@ -107,7 +113,7 @@ function ConnectionRow({
         </div>
       </div>
       <div className="flex flex-wrap gap-2 sm:justify-end">
-        {connection.channel === "sandbox" && !connected ? (
+        {(connection.channel === "sandbox" || connection.channel === "whatsapp-qr") && !connected ? (
           <Button size="sm" onClick={onPair} aria-label={t`Pair ${name}`}>
             <QrCode />
             {t`Pair`}
@@ -129,6 +135,12 @@ function ConnectionRow({
           <Button size="sm" variant="outline" onClick={() => disconnect.mutate(connection.id)} disabled={disconnect.isPending} aria-label={t`Disconnect ${name}`}>
             {disconnect.isPending ? <Spinner /> : <Unplug />}
             {t`Disconnect`}
+          </Button>
+        ) : null}
+        {connection.channel === "instagram" && onCommentRules ? (
+          <Button size="sm" variant="outline" onClick={onCommentRules} aria-label={t`Comment automations of ${name}`}>
+            <MessageSquareText />
+            {t`Comment automations`}
           </Button>
         ) : null}
         <Button size="sm" variant="outline" onClick={onRejected} aria-label={t`Rejected events of ${name}`} data-testid="rejected-events">
@@ -183,6 +195,7 @@ export function ConnectionsPage() {
   const [pairing, setPairing] = useState<Connection | null>(null);
   const [defaults, setDefaults] = useState<Connection | null>(null);
   const [rejected, setRejected] = useState<Connection | null>(null);
+  const [commentRules, setCommentRules] = useState<Connection | null>(null);
 
   const openCreate = () => {
     setEditing(null);
@@ -197,10 +210,13 @@ export function ConnectionsPage() {
           <h1 className="text-2xl font-semibold tracking-tight">{t`Connections`}</h1>
           <p className="text-sm text-muted-foreground">{t`The numbers your customers write to. Pair a sandbox phone to try the product locally.`}</p>
         </div>
-        <Button onClick={openCreate}>
-          <Plus />
-          {t`New connection`}
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <InstagramConnectButton />
+          <Button onClick={openCreate}>
+            <Plus />
+            {t`New connection`}
+          </Button>
+        </div>
       </div>
 
       {connections.isPending ? (
@@ -257,6 +273,7 @@ export function ConnectionsPage() {
                 onPair={() => setPairing(connection)}
                 onDefaultFlows={() => setDefaults(connection)}
                 onRejected={() => setRejected(connection)}
+                onCommentRules={() => setCommentRules(connection)}
               />
             ))}
           </ul>
@@ -268,12 +285,13 @@ export function ConnectionsPage() {
         onOpenChange={setFormOpen}
         connection={editing}
         onCreated={(created) => {
-          if (created.channel === "sandbox") setPairing(created);
+          if (created.channel === "sandbox" || created.channel === "whatsapp-qr") setPairing(created);
         }}
       />
       <DeleteDialog connection={deleting} onOpenChange={(open) => (open ? undefined : setDeleting(null))} />
       <DefaultFlowsDialog connection={defaults} onClose={() => setDefaults(null)} />
       <RejectedEventsSheet connection={rejected} onClose={() => setRejected(null)} />
+      <InstagramCommentRulesDialog connection={commentRules} onClose={() => setCommentRules(null)} />
       <PairingDialog connection={pairing} onOpenChange={(open) => (open ? undefined : setPairing(null))} />
     </div>
   );

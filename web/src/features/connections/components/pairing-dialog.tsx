@@ -2,7 +2,9 @@
  * Pairing a sandbox connection (spec §2 Connections "pair a channel by QR code or phone code";
  * DESIGN.md "Channels"): the QR code of the pairing link and the 8-character phone code, with a
  * countdown; a fresh pair is requested shortly before expiry while the dialog is open. When the hub
- * reports the connection CONNECTED the dialog closes with a success toast.
+ * reports the connection CONNECTED the dialog closes with a success toast. WhatsApp (QR code)
+ * connections (issue 15) show WhatsApp's own QR and pairing code the same way; the hub's
+ * `connection.pairing` signal (a new QR on the Evolution server) fetches the new one at once.
  */
 import { useCallback, useEffect, useState } from "react";
 import QRCode from "qrcode";
@@ -49,7 +51,9 @@ function usePairing(connectionId: string) {
     setState({ status: "loading" });
     setAttempt((n) => n + 1);
   }, []);
-  return { state, retry };
+  /** Fetches a fresh pairing while the current one stays on screen. */
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  return { state, retry, reload };
 }
 
 /** Seconds left before `expiresAt`, ticking every second. */
@@ -66,10 +70,12 @@ function useCountdown(expiresAt: number | null): number {
 
 function PairingBody({ connection, onPaired }: { connection: Connection; onPaired: () => void }) {
   const { t, i18n } = useLingui();
-  const { state, retry } = usePairing(connection.id);
+  const { state, retry, reload } = usePairing(connection.id);
   const seconds = useCountdown(state.status === "ready" ? state.pairing.expiresAt : null);
+  const whatsapp = connection.channel === "whatsapp-qr";
   useHubEvents((event) => {
     if (event.type === "connection.updated" && event.connection.id === connection.id && event.connection.status === "CONNECTED") onPaired();
+    if (event.type === "connection.pairing" && event.connection.id === connection.id) reload();
   });
 
   if (state.status === "error") {
@@ -101,35 +107,39 @@ function PairingBody({ connection, onPaired }: { connection: Connection; onPaire
         src={state.qr}
         width={264}
         height={264}
-        alt={t`QR code to pair the sandbox phone`}
+        alt={whatsapp ? t`QR code to pair WhatsApp` : t`QR code to pair the sandbox phone`}
         className="rounded-lg border bg-white p-2"
         data-testid="pairing-qr"
       />
-      <div className="grid justify-items-center gap-1">
-        <span className="text-sm text-muted-foreground" id="pairing-code-label">
-          {t`Or type this code on the phone`}
-        </span>
-        <output
-          aria-labelledby="pairing-code-label"
-          data-testid="pairing-code"
-          data-code={state.pairing.code}
-          className="rounded-md bg-muted px-4 py-2 font-mono text-2xl font-semibold tracking-[0.2em] select-all"
+      {code ? (
+        <div className="grid justify-items-center gap-1">
+          <span className="text-sm text-muted-foreground" id="pairing-code-label">
+            {whatsapp ? t`Or choose "Link with phone number instead" on the phone and type this code` : t`Or type this code on the phone`}
+          </span>
+          <output
+            aria-labelledby="pairing-code-label"
+            data-testid="pairing-code"
+            data-code={state.pairing.code}
+            className="rounded-md bg-muted px-4 py-2 font-mono text-2xl font-semibold tracking-[0.2em] select-all"
+          >
+            {code}
+          </output>
+          <span className="text-xs text-muted-foreground" aria-live="off">
+            {t`A new code in ${seconds} s`}
+          </span>
+        </div>
+      ) : null}
+      {whatsapp ? null : (
+        <a
+          href={state.pairing.qrValue}
+          target="_blank"
+          rel="noreferrer"
+          className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
         >
-          {code}
-        </output>
-        <span className="text-xs text-muted-foreground" aria-live="off">
-          {t`A new code in ${seconds} s`}
-        </span>
-      </div>
-      <a
-        href={state.pairing.qrValue}
-        target="_blank"
-        rel="noreferrer"
-        className="inline-flex items-center gap-1 text-sm font-medium text-primary underline-offset-4 hover:underline"
-      >
-        <ExternalLink className="size-4" aria-hidden />
-        {t`Open the sandbox phone in a new tab`}
-      </a>
+          <ExternalLink className="size-4" aria-hidden />
+          {t`Open the sandbox phone in a new tab`}
+        </a>
+      )}
     </div>
   );
 }
@@ -146,9 +156,13 @@ export function PairingDialog({ connection, onOpenChange }: { connection: Connec
     <Dialog open={connection !== null} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>{t`Pair the sandbox phone`}</DialogTitle>
+          <DialogTitle>{connection?.channel === "whatsapp-qr" ? t`Pair WhatsApp` : t`Pair the sandbox phone`}</DialogTitle>
           <DialogDescription>
-            {name !== null ? t`Scan the QR code or open its link on the sandbox phone page, or type the code there, to connect "${name}".` : null}
+            {name === null
+              ? null
+              : connection?.channel === "whatsapp-qr"
+                ? t`On the phone of "${name}", open WhatsApp, go to Linked devices, tap Link a device and scan the QR code.`
+                : t`Scan the QR code or open its link on the sandbox phone page, or type the code there, to connect "${name}".`}
           </DialogDescription>
         </DialogHeader>
         {connection ? <PairingBody connection={connection} onPaired={onPaired} /> : null}

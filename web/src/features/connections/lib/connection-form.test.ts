@@ -22,6 +22,14 @@ describe("connection form", () => {
     expect(validateConnectionForm({ ...EMPTY_CONNECTION_FORM, name: "Demo" }, "create")).toEqual({});
   });
 
+  it("sends a WhatsApp (QR code) connection's phone and its own Evolution server only when both URL and key are given", () => {
+    const values = { ...EMPTY_CONNECTION_FORM, name: "Balcão", channel: "whatsapp-qr" as const, phone: "+55 11 98765-0000" };
+    expect(toCreateInput(values)).toEqual({ channel: "whatsapp-qr", name: "Balcão", phone: "+55 11 98765-0000", greetingMessage: "", farewellMessage: "", evolutionUrl: undefined, evolutionApiKey: undefined });
+    expect(validateConnectionForm(values, "create")).toEqual({});
+    expect(validateConnectionForm({ ...values, evolutionUrl: "https://evo.example.com" }, "create").evolutionApiKey).toBe("required");
+    expect(validateConnectionForm({ ...values, evolutionUrl: "https://evo.example.com", evolutionApiKey: "a-long-api-key" }, "create")).toEqual({});
+  });
+
   it("keeps the stored access token when left blank on edit", () => {
     const input = toUpdateInput({ ...EMPTY_CONNECTION_FORM, name: "Cloud", channel: "whatsapp-cloud", phoneNumberId: "123456" });
     expect(input).not.toHaveProperty("accessToken");

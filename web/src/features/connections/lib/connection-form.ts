@@ -13,13 +13,16 @@ import type { Connection, ConnectionUpdate } from "../api/connections-api";
  */
 export type ConnectionFormValues = {
   name: string;
-  channel: "sandbox" | "whatsapp-cloud";
+  channel: "sandbox" | "whatsapp-cloud" | "whatsapp-qr";
   phone: string;
   greetingMessage: string;
   farewellMessage: string;
   phoneNumberId: string;
   wabaId: string;
   accessToken: string;
+  /** WhatsApp (QR code): this connection's own Evolution API server and key (blank: the global ones). */
+  evolutionUrl: string;
+  evolutionApiKey: string;
 };
 
 const FIELDS: readonly (keyof ConnectionFormValues)[] = [
@@ -31,6 +34,8 @@ const FIELDS: readonly (keyof ConnectionFormValues)[] = [
   "phoneNumberId",
   "wabaId",
   "accessToken",
+  "evolutionUrl",
+  "evolutionApiKey",
 ];
 
 function isField(key: unknown): key is keyof ConnectionFormValues {
@@ -47,19 +52,23 @@ export const EMPTY_CONNECTION_FORM: ConnectionFormValues = {
   phoneNumberId: "",
   wabaId: "",
   accessToken: "",
+  evolutionUrl: "",
+  evolutionApiKey: "",
 };
 
 /** The form's values for editing `connection` (the access token is never returned: left blank). */
 export function formValuesOf(connection: Connection): ConnectionFormValues {
   return {
     name: connection.name,
-    channel: connection.channel === "whatsapp-cloud" ? "whatsapp-cloud" : "sandbox",
+    channel: connection.channel === "whatsapp-cloud" || connection.channel === "whatsapp-qr" ? connection.channel : "sandbox",
     phone: connection.phone ?? "",
     greetingMessage: connection.greetingMessage,
     farewellMessage: connection.farewellMessage,
     phoneNumberId: connection.phoneNumberId ?? "",
     wabaId: connection.wabaId ?? "",
     accessToken: "",
+    evolutionUrl: "",
+    evolutionApiKey: "",
   };
 }
 
@@ -73,6 +82,15 @@ export function toCreateInput(values: ConnectionFormValues): ConnectionCreateInp
     farewellMessage: values.farewellMessage,
   };
   if (values.channel === "sandbox") return { channel: "sandbox", ...common, phone: blankToUndefined(values.phone) };
+  if (values.channel === "whatsapp-qr") {
+    return {
+      channel: "whatsapp-qr",
+      ...common,
+      phone: blankToUndefined(values.phone),
+      evolutionUrl: blankToUndefined(values.evolutionUrl),
+      evolutionApiKey: blankToUndefined(values.evolutionApiKey),
+    };
+  }
   return {
     channel: "whatsapp-cloud",
     ...common,
@@ -89,7 +107,7 @@ export function toUpdateInput(values: ConnectionFormValues): ConnectionUpdate {
     greetingMessage: values.greetingMessage,
     farewellMessage: values.farewellMessage,
   };
-  if (values.channel === "sandbox") input.phone = values.phone;
+  if (values.channel === "sandbox" || values.channel === "whatsapp-qr") input.phone = values.phone;
   if (values.channel === "whatsapp-cloud") {
     const wabaId = blankToUndefined(values.wabaId);
     const accessToken = blankToUndefined(values.accessToken);

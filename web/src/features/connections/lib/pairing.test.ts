@@ -18,6 +18,7 @@ const base: Connection = {
   verifiedName: null,
   qualityRating: null,
   rejectedCount: 0,
+  messagingLimit: null,
   createdAt: 1,
 };
 

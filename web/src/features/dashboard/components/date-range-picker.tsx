@@ -4,39 +4,18 @@
  * (7, 30, 90 days). Future days are disabled and a range spans at most 366 days (the API's limit).
  * Colours come from the theme's CSS variables, so it follows light and dark.
  */
-import { useState, type CSSProperties } from "react";
+import { useState } from "react";
 import { DayPicker, type DateRange } from "react-day-picker";
-import { enUS, es, pt, ptBR } from "react-day-picker/locale";
 import "react-day-picker/style.css";
 import { useLingui } from "@lingui/react/macro";
 import { CalendarDays } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { CALENDAR_THEME } from "@/components/ui/date-picker";
+import { calendarLocale } from "@/lib/calendar";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { MAX_DASHBOARD_DAYS } from "../../../../../schema/validation/dashboard";
 import { fromIsoDate, isoDate, lastDays, shortDate } from "../lib/dashboard-format";
 
-/** The calendar locale of an app language. */
-function calendarLocale(language: string) {
-  if (language === "pt-BR") return ptBR;
-  if (language === "pt-PT") return pt;
-  if (language.startsWith("es")) return es;
-  return enUS;
-}
-
-/** The theme's colours for react-day-picker's variables. */
-const THEMED = {
-  "--rdp-accent-color": "var(--primary)",
-  "--rdp-accent-background-color": "var(--accent)",
-  "--rdp-range_middle-background-color": "var(--accent)",
-  "--rdp-range_middle-color": "var(--accent-foreground)",
-  "--rdp-range_start-color": "var(--primary-foreground)",
-  "--rdp-range_end-color": "var(--primary-foreground)",
-  "--rdp-today-color": "var(--primary)",
-  "--rdp-day-height": "2.25rem",
-  "--rdp-day-width": "2.25rem",
-  "--rdp-day_button-height": "2.1rem",
-  "--rdp-day_button-width": "2.1rem",
-} as CSSProperties;
 
 export type Range = { from: string; to: string };
 
@@ -87,7 +66,7 @@ export function DateRangePicker({ value, onChange }: { value: Range; onChange: (
           <DayPicker
             mode="range"
             /* On the picker's root: its stylesheet sets the defaults there, so inherited values would lose. */
-            style={THEMED}
+            style={CALENDAR_THEME}
             locale={calendarLocale(i18n.locale)}
             numberOfMonths={2}
             defaultMonth={new Date(selected.to?.getFullYear() ?? today.getFullYear(), (selected.to?.getMonth() ?? today.getMonth()) - 1, 1)}

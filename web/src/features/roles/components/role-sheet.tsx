@@ -1,5 +1,6 @@
 import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
 import { Lock } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
@@ -12,6 +13,7 @@ import { fieldErrorMessage } from "@/lib/error-messages";
 import { roleInput, type RoleInput } from "../../../../../schema/validation/company";
 import type { RoleAnswer } from "../../../../../schema/api-types";
 import { useSaveRole } from "../hooks/use-roles";
+import { grantablePermissionsQuery } from "../api/roles-api";
 import { PermissionChecklist } from "./permission-checklist";
 
 /** What the sheet shows: a new role, or an existing one (read-only when it is the Owner role). */
@@ -20,6 +22,8 @@ export type RoleSheetTarget = { kind: "new" } | { kind: "edit"; role: RoleAnswer
 function RoleForm({ target, onDone }: { target: RoleSheetTarget; onDone: () => void }) {
   const { t, i18n } = useLingui();
   const save = useSaveRole();
+  // What the company's roles may hold (issue 14: not the features its franchise role lacks).
+  const grantable = useQuery(grantablePermissionsQuery());
   const role = target.kind === "edit" ? target.role : null;
   const readOnly = role?.isOwner === true;
   const form = useForm<RoleInput>({
@@ -69,6 +73,7 @@ function RoleForm({ target, onDone }: { target: RoleSheetTarget; onDone: () => v
             value={field.value}
             onChange={field.onChange}
             disabled={readOnly || save.isPending}
+            available={readOnly ? undefined : grantable.data}
             error={permissionsError ? i18n._(fieldErrorMessage(permissionsError)) : undefined}
           />
         )}

@@ -1,16 +1,21 @@
 import { useState } from "react";
 import { Plural, useLingui } from "@lingui/react/macro";
-import { Eye, Lock, Pencil, Plus, ShieldCheck, Trash2 } from "lucide-react";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Eye, Lock, Pencil, Plus, Search, ShieldCheck, Trash2 } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
+import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
+import { Spinner } from "@/components/ui/spinner";
+import { useDebounced } from "@/lib/use-debounced";
 import { notifyError } from "@/lib/notify";
 import type { RoleAnswer } from "../../../../../schema/api-types";
-import { useDeleteRole, useRoles } from "../hooks/use-roles";
+import { useDeleteRole } from "../hooks/use-roles";
+import { rolesPageQuery } from "../api/roles-api";
 import { RoleSheet, type RoleSheetTarget } from "./role-sheet";
 
 function RoleRow({ role, onOpen, onDelete }: { role: RoleAnswer; onOpen: () => void; onDelete: () => void }) {
@@ -65,17 +70,23 @@ function RoleRow({ role, onOpen, onDelete }: { role: RoleAnswer; onOpen: () => v
 }
 
 /**
- * The company's roles (spec §2 settings tab "roles", §6; permission settings_company): list,
- * create and edit in a slide-over, delete after confirmation; the Owner role is read-only.
+ * The company's roles (spec §2 settings tab "roles", §6; permission settings_company): list (paged
+ * by cursor with a search by name, spec §3; issue 14), create and edit in a slide-over, delete
+ * after confirmation; the Owner role is read-only.
  */
 export function RolesPanel() {
   const { t } = useLingui();
-  const roles = useRoles();
+  const [text, setText] = useState("");
+  const search = useDebounced(text.trim(), 300);
+  // The spec §3 cursor page with a search by name (issue 14), Owner first then by name.
+  const roles = useInfiniteQuery(rolesPageQuery(search));
   const remove = useDeleteRole();
   const [target, setTarget] = useState<RoleSheetTarget | null>(null);
   const [deleting, setDeleting] = useState<RoleAnswer | null>(null);
   const deletingName = deleting?.name ?? "";
-  const custom = roles.data?.filter((role) => !role.isOwner) ?? [];
+  const loaded = roles.data?.pages.flatMap((answer) => answer.results) ?? [];
+  const total = roles.data?.pages[0]?.total ?? 0;
+  const custom = loaded.filter((role) => !role.isOwner);
 
   return (
     <Card>
@@ -90,6 +101,10 @@ export function RolesPanel() {
         </Button>
       </CardHeader>
       <CardContent className="p-0 pt-4">
+        <div className="relative mx-4 mb-4 max-w-sm">
+          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+          <Input type="search" value={text} maxLength={120} onChange={(event) => setText(event.target.value)} aria-label={t`Search roles`} placeholder={t`Search by name`} className="pl-9" />
+        </div>
         {roles.isPending ? (
           <div className="grid gap-3 p-4" aria-busy>
             {Array.from({ length: 3 }, (_, index) => (
@@ -107,11 +122,23 @@ export function RolesPanel() {
         ) : (
           <>
             <ul className="divide-y border-t">
-              {roles.data.map((role) => (
+              {loaded.map((role) => (
                 <RoleRow key={role.id} role={role} onOpen={() => setTarget({ kind: "edit", role })} onDelete={() => setDeleting(role)} />
               ))}
             </ul>
-            {custom.length === 0 ? (
+            {search && loaded.length === 0 ? (
+              <EmptyState className="border-t py-8" icon={<Search />} title={t`No roles match "${search}"`} description={t`Try another name.`} />
+            ) : null}
+            {roles.hasNextPage ? (
+              <div className="flex items-center justify-between gap-3 border-t px-4 py-3 text-xs text-muted-foreground">
+                <span>{t`${loaded.length} of ${total}`}</span>
+                <Button variant="outline" size="sm" onClick={() => void roles.fetchNextPage()} disabled={roles.isFetchingNextPage}>
+                  {roles.isFetchingNextPage ? <Spinner /> : null}
+                  {t`Load more`}
+                </Button>
+              </div>
+            ) : null}
+            {!search && custom.length === 0 ? (
               <EmptyState
                 className="border-t py-8"
                 icon={<ShieldCheck />}

@@ -7,6 +7,8 @@ import { CalendarPlus, Clock, Plus, Trash2 } from "lucide-react";
 import { DayPicker } from "react-day-picker";
 import "react-day-picker/style.css";
 import { Alert } from "@/components/ui/alert";
+import { CALENDAR_THEME } from "@/components/ui/date-picker";
+import { calendarLocale } from "@/lib/calendar";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -363,7 +365,8 @@ function OperatingHoursForm({ saved }: { saved: OperatingHoursAnswer }) {
               <PopoverContent align="start" className="w-auto p-2">
                 <DayPicker
                   mode="single"
-                  style={{ "--rdp-accent-color": "var(--primary)", "--rdp-accent-background-color": "color-mix(in srgb, var(--primary) 15%, transparent)" } as CSSProperties}
+                  style={CALENDAR_THEME}
+                  locale={calendarLocale(i18n.locale)}
                   disabled={draft.exceptions.map((e) => new Date(`${e.date}T12:00:00`))}
                   onSelect={(day) => {
                     if (!day) return;

@@ -1,8 +1,9 @@
-import { useLingui } from "@lingui/react/macro";
-import { SettingsBeingBuilt } from "./settings-being-built";
+import { SubscriptionPanel } from "@/features/billing/components/subscription-panel";
 
-/** /settings/subscription: transaction history (spec §2; permission settings_company). Its screen is built in a later task; until then the tab shows the "being built" state. */
+/**
+ * /settings/subscription (spec §2; permission settings_company): the company's plan, payment and
+ * transaction history (issue 13). The screen lives with billing (features/billing).
+ */
 export function SubscriptionSettingsPage() {
-  const { t } = useLingui();
-  return <SettingsBeingBuilt title={t`Subscription`} />;
+  return <SubscriptionPanel />;
 }

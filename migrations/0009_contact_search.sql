@@ -1,0 +1,5 @@
+CREATE VIRTUAL TABLE `contact_search` USING fts5(`name`, `email`, `phone`, content='contacts', content_rowid='rowid', tokenize='trigram remove_diacritics 1');--> statement-breakpoint
+CREATE TRIGGER `contact_search_ai` AFTER INSERT ON `contacts` BEGIN INSERT INTO `contact_search` (rowid, `name`, `email`, `phone`) VALUES (new.rowid, new.`name`, new.`email`, new.`phone`); END;--> statement-breakpoint
+CREATE TRIGGER `contact_search_ad` AFTER DELETE ON `contacts` BEGIN INSERT INTO `contact_search` (`contact_search`, rowid, `name`, `email`, `phone`) VALUES ('delete', old.rowid, old.`name`, old.`email`, old.`phone`); END;--> statement-breakpoint
+CREATE TRIGGER `contact_search_au` AFTER UPDATE OF `name`, `email`, `phone` ON `contacts` BEGIN INSERT INTO `contact_search` (`contact_search`, rowid, `name`, `email`, `phone`) VALUES ('delete', old.rowid, old.`name`, old.`email`, old.`phone`); INSERT INTO `contact_search` (rowid, `name`, `email`, `phone`) VALUES (new.rowid, new.`name`, new.`email`, new.`phone`); END;--> statement-breakpoint
+INSERT INTO `contact_search` (`contact_search`) VALUES ('rebuild');
