@@ -7,7 +7,8 @@
  * API: POST /v3/customers; POST /v3/subscriptions (MONTHLY/SEMIANNUALLY/YEARLY, first charge
  * created at once); GET /v3/subscriptions/{id}/payments; PUT /v3/subscriptions/{id}/creditCard;
  * DELETE /v3/subscriptions/{id}; POST /v3/payments; GET /v3/payments/{id};
- * GET /v3/payments/{id}/pixQrCode; POST /v3/payments/{id}/payWithCreditCard.
+ * GET /v3/payments/{id}/pixQrCode; POST /v3/payments/{id}/payWithCreditCard; DELETE /v3/payments/{id}
+ * (an open payment only: PAYMENT_DELETED follows).
  * Cards: 4000 0000 0000 0002 and 5105 1051 0510 5100 are refused (`invalid_creditCard`); any other
  * card is approved and its charge CONFIRMED at once. PIX charges stay PENDING until POST /__pay.
  *
@@ -220,6 +221,12 @@ export async function startAsaasStandIn(options: { port?: number; apiKey?: strin
         const p = payments.get(decodeURIComponent(m[1]!));
         if (!p) return send(res, 404, { errors: [{ code: "not_found", description: "Cobrança não encontrada." }] });
         if (!m[2] && req.method === "GET") return send(res, 200, p);
+        if (!m[2] && req.method === "DELETE") {
+          if (p.status !== "PENDING" && p.status !== "OVERDUE") return error(res, "invalid_action", "Esta cobrança não pode ser removida.");
+          p.deleted = true;
+          emit("PAYMENT_DELETED", p);
+          return send(res, 200, { deleted: true, id: p.id });
+        }
         if (m[2] === "/pixQrCode" && req.method === "GET") {
           const payload = `00020101021226800014br.gov.bcb.pix2558standin.asaas.invalid/qr/${p.id}5204000053039865802BR5913ASAAS STANDIN6009SAO PAULO62070503***6304ABCD`;
           const encodedImage = (await QRCode.toDataURL(payload)).replace(/^data:image\/png;base64,/, "");

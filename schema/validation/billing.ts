@@ -409,6 +409,11 @@ export type SubscriptionAnswer = {
   nextInvoice: InvoiceAnswer | null;
   message: AccessMessage;
   franchise: boolean;
+  /**
+   * A franchise company's franchise's own payment text (spec §3 Franchise admin settings `notPaid`),
+   * shown instead of the generic advice while payment is due; null when none is set.
+   */
+  franchiseNotPaid: string | null;
   /** Whether members may use the product now (the is-valid-subscription guard). */
   valid: boolean;
 };

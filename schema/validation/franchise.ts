@@ -89,6 +89,8 @@ export type InfosAnswer = {
   franchiseMode: boolean;
   /** Whether the host belongs to a franchise. */
   franchise: boolean;
+  /** The franchise's text for a user who belongs to no company (spec §3 `notInCompany`); null when none. */
+  notInCompany: string | null;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -75,6 +75,16 @@ describe("the asaas adapter against the stand-in", () => {
     await expectStatus(await call("GET", "/api/tickets", { token: owner.token }), 200);
   });
 
+  it("an open payment is cancelled at Asaas (DELETE /v3/payments/{id}, PAYMENT_DELETED follows); a paid one is refused", async () => {
+    const open = await subscribed("PIX");
+    await takeWebhooks();
+    const provider = asaas();
+    await provider.cancelPayment?.(open.paymentId);
+    expect((await hooksOf(open.paymentId)).map((h) => h.body.event)).toEqual(["PAYMENT_DELETED"]);
+    const paid = await subscribed("CREDIT_CARD");
+    await expect(provider.cancelPayment?.(paid.paymentId)).rejects.toBeTruthy();
+  });
+
   it("lifetime is a single payment (POST /v3/payments), no subscription", async () => {
     const { company } = await subscribed("CREDIT_CARD", lifetime);
     expect((await subscriptionOf(company.id))?.providerSubscriptionId).toBeNull();

@@ -203,4 +203,12 @@ export class AsaasProvider implements BillingProvider {
   async cancelSubscription(subscriptionId: string): Promise<void> {
     await this.call("DELETE", `/subscriptions/${encodeURIComponent(subscriptionId)}`, z.unknown());
   }
+
+  /**
+   * Cancels one open payment: Asaas `DELETE /v3/payments/{id}` → `{deleted: true, id}` (its
+   * PAYMENT_DELETED webhook follows). Throws like every call here when Asaas refuses (a paid charge).
+   */
+  async cancelPayment(paymentId: string): Promise<void> {
+    await this.call("DELETE", `/payments/${encodeURIComponent(paymentId)}`, z.looseObject({ deleted: z.literal(true) }));
+  }
 }

@@ -10,6 +10,7 @@ import {
   billingPlans,
   billingSubscriptions,
   companies,
+  franchises,
   type BillingCouponRow,
   type BillingInvoiceRow,
   type BillingPlanRow,
@@ -293,8 +294,15 @@ export async function subscriptionView(env: AppEnv, db: Db, company: CompanyRow)
     nextInvoice: next ? presentInvoice(next) : null,
     message: accessMessage(current, status, now, reminderDays(env)),
     franchise: current.franchiseId !== null,
+    franchiseNotPaid: current.franchiseId ? await franchiseNotPaidText(db, current.franchiseId) : null,
     valid,
   };
+}
+
+/** The `notPaid` text of franchise `franchiseId`, or null when blank (issue 14). */
+async function franchiseNotPaidText(db: Db, franchiseId: string): Promise<string | null> {
+  const row = await db.select({ notPaid: franchises.notPaid }).from(franchises).where(eq(franchises.id, franchiseId)).get();
+  return row?.notPaid.trim() || null;
 }
 
 /** An invoice by its public id, or 404. */

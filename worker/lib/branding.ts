@@ -36,7 +36,7 @@ const COLOR = /^#[0-9a-f]{6}$/;
 /** The `/api/infos` answer for a host whose franchise is `brand` (null: the product's own). */
 export function infosOf(env: Pick<AppEnv, "APP_NAME" | "PRIMARY_COLOR" | "FRANCHISE_MODE">, brand: FranchiseBrand | null): InfosAnswer {
   if (!brand) {
-    return { name: env.APP_NAME, logo: null, favicon: null, primaryColor: env.PRIMARY_COLOR ?? null, franchiseMode: franchiseModeOn(env), franchise: false };
+    return { name: env.APP_NAME, logo: null, favicon: null, primaryColor: env.PRIMARY_COLOR ?? null, franchiseMode: franchiseModeOn(env), franchise: false, notInCompany: null };
   }
   return {
     name: brand.name,
@@ -45,6 +45,7 @@ export function infosOf(env: Pick<AppEnv, "APP_NAME" | "PRIMARY_COLOR" | "FRANCH
     primaryColor: brand.primaryColor && COLOR.test(brand.primaryColor) ? brand.primaryColor : (env.PRIMARY_COLOR ?? null),
     franchiseMode: true,
     franchise: true,
+    notInCompany: brand.notInCompany?.trim() || null,
   };
 }
 

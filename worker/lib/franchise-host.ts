@@ -31,6 +31,8 @@ export type FranchiseBrand = {
   logoKey: string | null;
   faviconKey: string | null;
   primaryColor: string | null;
+  /** The text for a user of this host who belongs to no company (spec §3 notInCompany; "" when none). */
+  notInCompany: string;
   /** ms UTC of the franchise's last change: versions the logo/favicon URLs. */
   updatedAt: number;
 };
@@ -84,6 +86,7 @@ export async function lookupFranchiseHost(env: Pick<AppEnv, "DB">, hostname: str
       logoKey: franchises.logoKey,
       faviconKey: franchises.faviconKey,
       primaryColor: franchises.primaryColor,
+      notInCompany: franchises.notInCompany,
       updatedAt: franchises.updatedAt,
     })
     .from(franchiseHostnames)

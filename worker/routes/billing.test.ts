@@ -205,7 +205,14 @@ describe("access messages (spec §4, §8)", () => {
     expect(view.nextInvoice?.status).toBe("pending");
     await env.DB.prepare("UPDATE companies SET franchise_id = ? WHERE id = ?").bind(crypto.randomUUID(), company.id).run();
     view = await expectStatus<SubscriptionAnswer>(await call("GET", "/api/companies/subscription", { token: someone.token }), 200);
-    expect(view).toMatchObject({ franchise: true, message: { kind: "contact_administrator" } });
+    expect(view).toMatchObject({ franchise: true, message: { kind: "contact_administrator" }, franchiseNotPaid: null });
+    // The franchise's own notPaid text (spec §3) is what the company is shown instead (issue 14).
+    const franchiseId = crypto.randomUUID();
+    const at = Date.now();
+    await env.DB.prepare("INSERT INTO franchises (id, name, not_paid, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").bind(franchiseId, "Rede Sul", "Regularize com a Rede Sul: (11) 4000-0000.", at, at).run();
+    await env.DB.prepare("UPDATE companies SET franchise_id = ? WHERE id = ?").bind(franchiseId, company.id).run();
+    view = await expectStatus<SubscriptionAnswer>(await call("GET", "/api/companies/subscription", { token: someone.token }), 200);
+    expect(view.franchiseNotPaid).toBe("Regularize com a Rede Sul: (11) 4000-0000.");
   });
 });
 

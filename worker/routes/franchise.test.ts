@@ -212,6 +212,15 @@ describe("branding at the first byte", () => {
     expect(own).toMatchObject({ name: env.APP_NAME, logo: null, favicon: null, franchise: false });
   });
 
+  it("/api/infos carries the franchise's notInCompany text for the no-company screen (spec §3), null when blank", async () => {
+    await expectStatus(await call("PUT", "/api/franchise", { token: adminA.token, form: settingsForm({ notInCompany: "Fale com a Acme para ganhar acesso." }) }), 200);
+    const infos = await expectStatus<InfosAnswer>(await callAt(hostA, "GET", "/api/infos"), 200);
+    expect(infos.notInCompany).toBe("Fale com a Acme para ganhar acesso.");
+    await expectStatus(await call("PUT", "/api/franchise", { token: adminA.token, form: settingsForm({ notInCompany: "  " }) }), 200);
+    expect((await expectStatus<InfosAnswer>(await callAt(hostA, "GET", "/api/infos"), 200)).notInCompany).toBeNull();
+    expect((await expectStatus<InfosAnswer>(await callAt("localhost:8787", "GET", "/api/infos"), 200)).notInCompany).toBeNull();
+  });
+
   it("the app's HTML for a franchise host carries its title, favicon, theme colour and primary colour in the bytes", async () => {
     // The static-asset binding answers the app's own index.html (web/index.html), as wrangler's does.
     const ASSETS = { fetch: async () => new Response(indexHtml, { headers: { "Content-Type": "text/html; charset=utf-8" } }) } as unknown as Fetcher;

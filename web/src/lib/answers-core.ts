@@ -68,11 +68,12 @@ export const runtimeSettings: z.ZodType<RuntimeSettings> = z.object({
 });
 
 /** GET /api/infos: the franchise's branding (spec §3 "Franchise info"; issue 14 adds primaryColor). */
-export type FranchiseInfo = { name: string | null; logo: string | null; favicon: string | null; primaryColor: string | null };
+export type FranchiseInfo = { name: string | null; logo: string | null; favicon: string | null; primaryColor: string | null; notInCompany?: string | null };
 /** GET /api/infos → FranchiseInfo; unexpected or missing fields degrade to null. */
 export const franchiseInfo: z.ZodType<FranchiseInfo> = z.object({
   name: z.string().nullable().catch(null),
   logo: z.string().nullable().catch(null),
   favicon: z.string().nullable().catch(null),
   primaryColor: z.string().nullable().optional().transform((value) => value ?? null).catch(null),
+  notInCompany: z.string().nullable().optional().transform((value) => value ?? null).catch(null),
 });

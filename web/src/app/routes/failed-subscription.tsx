@@ -51,7 +51,8 @@ export function FailedSubscriptionPage() {
           title={title}
           description={
             franchise
-              ? t`Your company's plan is managed by your administrator. Contact them to regularize the payment, or switch to another company.`
+              ? (subscription.data?.franchiseNotPaid ??
+                t`Your company's plan is managed by your administrator. Contact them to regularize the payment, or switch to another company.`)
               : canManage
                 ? t`Pay the open invoice or choose a plan to use the app again, or switch to another company.`
                 : t`Ask the company's owner to renew the subscription, or switch to another company.`

@@ -1,5 +1,8 @@
 import { useLingui } from "@lingui/react/macro";
 import { useRevalidator } from "react-router";
+import { useQuery } from "@tanstack/react-query";
+import { franchiseInfoQuery } from "@/lib/branding";
+import { useFranchiseMode } from "@/lib/use-brand";
 import { Building2 } from "lucide-react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { InvitesList } from "@/features/invites/components/invites-list";
@@ -8,11 +11,15 @@ import { BareLayout } from "../layouts/plain-layouts";
 
 /**
  * The screen of a user who belongs to no company (spec §6: 'You are not part of any company!' with
- * an option to buy one): pending invitations to accept, how to get a company, logout.
+ * an option to buy one): pending invitations to accept, how to get a company, logout. On a
+ * franchise's hostname the franchise's own `notInCompany` text (spec §3) replaces the generic advice.
  */
 export function NotInCompanyPage() {
   const { t } = useLingui();
   const revalidator = useRevalidator();
+  const franchiseMode = useFranchiseMode();
+  const franchise = useQuery({ ...franchiseInfoQuery(), enabled: franchiseMode });
+  const franchiseText = franchise.data?.notInCompany ?? null;
   return (
     <BareLayout>
       <Card className="w-full max-w-xl">
@@ -23,8 +30,8 @@ export function NotInCompanyPage() {
           <CardTitle as="h1" className="text-xl">
             {t`You are not part of any company!`}
           </CardTitle>
-          <CardDescription>
-            {t`Buy a subscription to create your own company, or accept an invitation from a company below.`}
+          <CardDescription className="whitespace-pre-line" data-testid="not-in-company-text">
+            {franchiseText ?? t`Buy a subscription to create your own company, or accept an invitation from a company below.`}
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">

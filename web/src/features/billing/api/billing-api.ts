@@ -78,6 +78,7 @@ export const subscriptionAnswer: z.ZodType<SubscriptionAnswer> = z.object({
   nextInvoice: invoiceAnswer.nullable(),
   message: accessMessage,
   franchise: z.boolean(),
+  franchiseNotPaid: z.string().nullable().catch(null),
   valid: z.boolean(),
 });
 

@@ -49,8 +49,9 @@ export function BillingNotices({ company }: { company: CompanyAnswer }) {
     <Alert variant={notice.kind === "suspended" ? "destructive" : "warning"} className="items-center" data-testid="billing-notice">
       <Icon />
       <p className="flex-1">
-        {text(notice)}
-        {notice.franchise && notice.kind !== "contact_administrator" ? ` ${t`Contact your administrator to regularize the payment.`}` : null}
+        {/* A franchise's own payment text (its notPaid setting) replaces the generic advice. */}
+        {notice.kind === "contact_administrator" && subscription.data?.franchiseNotPaid ? subscription.data.franchiseNotPaid : text(notice)}
+        {notice.franchise && notice.kind !== "contact_administrator" ? ` ${subscription.data?.franchiseNotPaid ?? t`Contact your administrator to regularize the payment.`}` : null}
       </p>
       {notice.payHref && canManage && location.pathname !== notice.payHref ? (
         <Button asChild size="sm" variant="outline">

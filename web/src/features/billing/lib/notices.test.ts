@@ -16,6 +16,7 @@ const subscription = (over: Partial<SubscriptionAnswer>): SubscriptionAnswer => 
   nextInvoice: null,
   message: null,
   franchise: false,
+  franchiseNotPaid: null,
   valid: true,
   ...over,
 });
