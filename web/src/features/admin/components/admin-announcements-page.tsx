@@ -8,8 +8,9 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
-import { Megaphone, Pencil, Plus, ShieldAlert, Trash2 } from "lucide-react";
+import { Megaphone, Plus, ShieldAlert } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
+import { RowActions } from "@/components/row-actions";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -46,16 +47,7 @@ function AnnouncementRow({ item, onEdit, onDelete }: { item: AdminAnnouncementAn
           {item.endsAt !== null ? t`until ${when(item.endsAt)}` : t`until deleted`}
         </p>
       </div>
-      <div className="flex shrink-0 gap-2">
-        <Button variant="outline" size="sm" onClick={onEdit} aria-label={t`Edit ${title}`}>
-          <Pencil />
-          {t`Edit`}
-        </Button>
-        <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" onClick={onDelete} aria-label={t`Delete ${title}`}>
-          <Trash2 />
-          <span className="sm:sr-only">{t`Delete`}</span>
-        </Button>
-      </div>
+      <RowActions name={title} onEdit={onEdit} onDelete={onDelete} />
     </li>
   );
 }

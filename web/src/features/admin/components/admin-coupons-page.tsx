@@ -12,9 +12,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { DayPicker } from "react-day-picker";
 import "react-day-picker/style.css";
 import { useLingui } from "@lingui/react/macro";
-import { CalendarDays, Pencil, Plus, ShieldAlert, TicketPercent, Trash2, X } from "lucide-react";
+import { CalendarDays, Plus, ShieldAlert, TicketPercent, X } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Badge } from "@/components/ui/badge";
+import { RowActions } from "@/components/row-actions";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -193,16 +194,7 @@ function CouponRow({ coupon, plans, onEdit, onDelete }: { coupon: CouponAnswer; 
           {names ? t`Plans: ${names}` : t`Every plan`}
         </p>
       </div>
-      <div className="flex shrink-0 gap-2">
-        <Button variant="outline" size="sm" onClick={onEdit} aria-label={t`Edit ${code}`}>
-          <Pencil />
-          {t`Edit`}
-        </Button>
-        <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" onClick={onDelete} aria-label={t`Delete ${code}`}>
-          <Trash2 />
-          <span className="sm:sr-only">{t`Delete`}</span>
-        </Button>
-      </div>
+      <RowActions name={code} onEdit={onEdit} onDelete={onDelete} />
     </li>
   );
 }

@@ -11,9 +11,10 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plural, useLingui } from "@lingui/react/macro";
-import { Building2, Copy, Globe, Pencil, Plus, RefreshCw, ShieldAlert, Trash2, X } from "lucide-react";
+import { Building2, Copy, Globe, Plus, RefreshCw, ShieldAlert, Trash2, X } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Badge } from "@/components/ui/badge";
+import { RowActions } from "@/components/row-actions";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -263,16 +264,7 @@ function FranchiseCard({ franchise, onEdit, onDelete }: { franchise: AdminFranch
             <Plural value={companies} one="# company" other="# companies" />
           </p>
         </div>
-        <div className="flex gap-2">
-          <Button variant="outline" size="sm" onClick={onEdit} aria-label={t`Edit ${name}`}>
-            <Pencil />
-            {t`Edit`}
-          </Button>
-          <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" onClick={onDelete} aria-label={t`Delete ${name}`}>
-            <Trash2 />
-            <span className="sm:sr-only">{t`Delete`}</span>
-          </Button>
-        </div>
+        <RowActions name={name} onEdit={onEdit} onDelete={onDelete} />
       </CardHeader>
       <CardContent className="grid gap-6">
         <section className="grid gap-2" aria-label={t`Hostnames`}>

@@ -11,9 +11,10 @@ import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
-import { Package, Pencil, Plus, ShieldAlert, Trash2 } from "lucide-react";
+import { Package, Plus, ShieldAlert } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Badge } from "@/components/ui/badge";
+import { RowActions } from "@/components/row-actions";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -155,16 +156,7 @@ function PlanRow({ plan, onEdit, onDelete }: { plan: PlanAnswer; onEdit: () => v
           {t`${features} features`}
         </p>
       </div>
-      <div className="flex shrink-0 gap-2">
-        <Button variant="outline" size="sm" onClick={onEdit} aria-label={t`Edit ${name}`}>
-          <Pencil />
-          {t`Edit`}
-        </Button>
-        <Button variant="ghost" size="sm" className="text-destructive hover:text-destructive" onClick={onDelete} aria-label={t`Delete ${name}`}>
-          <Trash2 />
-          <span className="sm:sr-only">{t`Delete`}</span>
-        </Button>
-      </div>
+      <RowActions name={name} onEdit={onEdit} onDelete={onDelete} />
     </li>
   );
 }
