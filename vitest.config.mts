@@ -86,5 +86,9 @@ export default defineConfig({
     // suite against about 560 s one at a time. Stand-in state is kept per number, connection or
     // token, so files running side by side do not see each other's sends.
     maxWorkers: 2,
+    // A ceiling against hangs, not a speed check (speed lives in the benchmarks): two files side by
+    // side on two shared cores can make a data-heavy test (the search comparison over a generated
+    // set, the zip bomb) take several times its idle duration.
+    testTimeout: 30_000,
   },
 });

@@ -54,7 +54,7 @@ describe("operating hours and data cleanup, as people would use them", () => {
       // The screen shows the saved schedule: no time ranges, the message for all connections.
       await agent.goto("/settings/operating-hours");
       await expect.poll(() => agent.locator("textarea").first().inputValue(), { timeout: 15_000 }).toBe("Estamos fechados agora; respondemos no próximo dia útil.");
-      expect(await agent.locator('input[type="time"]').count()).toBe(0);
+      expect(await agent.locator("main [data-time-field]").count()).toBe(0);
 
       const pairing = await api<{ code: string }>("POST", `/api/connections/${connection.id}/pair`, token);
       await phone.goto("/sandbox/phone");

@@ -17,7 +17,9 @@
 // 4. (issue 16) The chat list at BENCH_TICKETS tickets (default 100,000, one per seeded contact, on
 //    one seeded connection; statuses, groups, unread and assignment spread over them): p50/p95 of
 //    GET /api/tickets first page, each status and type filter, and a name and phone search.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// BENCH_PARTS (default "contacts,tickets,imports") runs only the named parts; each part prints
+// GET /api/health sequentially first, the floor of any request on this machine at that moment.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
@@ -30,6 +32,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const IMPORTS = (process.env.BENCH_IMPORTS ?? "10000,500000").split(",").map(Number).filter((n) => n > 0);
 const SEED_CHUNK = 100_000;
 const TICKETS = Math.min(Number(process.env.BENCH_TICKETS ?? 100_000), CONTACTS);
+// Which parts run (to iterate on one): any of contacts, tickets, imports; default all three.
+const PARTS = new Set((process.env.BENCH_PARTS ?? "contacts,tickets,imports").split(",").map((p) => p.trim()));
 
 /** Runs a command with its stdout discarded (wrangler d1 execute prints every statement's result); throws on failure. */
 function quiet(cmd, args) {
@@ -115,7 +119,21 @@ const base = `http://127.0.0.1:${port}`;
 // The worker is bundled once and served unbundled: `wrangler dev` would otherwise rebuild and
 // reload on every source change in the working tree, losing the local queue's message in flight.
 const build = join(state, "build");
-const serverArgs = [join(build, "index.js"), "--no-bundle", "--config", join(root, "wrangler.toml"), "--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error", "--var", `PUBLIC_URL:${base}`];
+// The server reads a copy of wrangler.toml and .dev.vars (paths made absolute) and serves an empty
+// assets directory: `wrangler dev` restarts when its config or any built web file changes, which in
+// a shared working tree (another build of dist/web) drops the import in flight.
+const config = join(state, "wrangler.toml");
+mkdirSync(join(state, "assets"));
+writeFileSync(join(state, "assets", "index.html"), "<!doctype html><title>bench</title>");
+writeFileSync(
+  config,
+  readFileSync(join(root, "wrangler.toml"), "utf8")
+    .replace(/^main = "(.*)"$/m, (_, path) => `main = "${join(root, path)}"`)
+    .replace(/^directory = "(.*)"$/m, () => `directory = "${join(state, "assets")}"`)
+    .replace(/^migrations_dir = "(.*)"$/m, (_, path) => `migrations_dir = "${join(root, path)}"`),
+);
+if (existsSync(join(root, ".dev.vars"))) copyFileSync(join(root, ".dev.vars"), join(state, ".dev.vars"));
+const serverArgs = [join(build, "index.js"), "--no-bundle", "--config", config, "--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error", "--var", `PUBLIC_URL:${base}`];
 let server;
 const stopServer = async () => {
   if (!server) return;
@@ -158,7 +176,14 @@ try {
   };
 
   console.log(`\ncontacts benchmark: ${CONTACTS.toLocaleString("en-US")} contacts, ${TAGS} tags, 2 custom fields; seeded in ${seedSeconds.toFixed(1)} s`);
+  const health = async () => {
+    const res = await fetch(`${base}/api/health`);
+    await res.arrayBuffer();
+    return `${res.status}`;
+  };
+  if (PARTS.has("contacts")) {
   console.log(`GET /api/contacts (limit 30, ${RUNS} sequential requests each):`);
+  await timed("GET /api/health (the floor)", RUNS, health);
   const first = await get("/api/contacts?limit=30");
   if (first.total !== CONTACTS) console.log(`  (warning: total ${first.total}, expected ${CONTACTS})`);
   await timed("first page", RUNS, async () => `${(await get("/api/contacts?limit=30")).results.length} rows, total ${first.total}`);
@@ -174,12 +199,16 @@ try {
   for (; page < 49 && cursor; page++) cursor = (await get(`/api/contacts?limit=30&cursor=${encodeURIComponent(cursor)}`)).cursor;
   if (cursor) await timed("50th page (keyset cursor)", RUNS, async () => `${(await get(`/api/contacts?limit=30&cursor=${encodeURIComponent(cursor)}`)).results.length} rows`);
   else console.log(`  50th page: the list ends at page ${page}`);
+  }
 
   // 4. The chat list at TICKETS tickets.
+  if (PARTS.has("tickets")) {
   console.log(`\nGET /api/tickets at ${TICKETS.toLocaleString("en-US")} tickets (limit 30, ${RUNS} sequential requests each; target p95 ≤ 50 ms):`);
+  await timed("GET /api/health (the floor)", RUNS, health);
+  await timed("GET /api/contacts first page", RUNS, async () => `${(await get("/api/contacts?limit=30")).results.length} rows`);
   const list = (query) => async () => {
     const page = await get(`/api/tickets?limit=30${query ? `&${query}` : ""}`);
-    return `${page.results.length} rows, total ${page.total}`;
+    return `${page.results.length} rows, total ${page.total}${page.totalCapped ? "+" : ""}`;
   };
   await timed("first page", RUNS, list(""));
   for (const status of ["open", "pending", "closed"]) await timed(`status=${status}`, RUNS, list(`status=${status}`));
@@ -187,6 +216,7 @@ try {
   const tpick = Math.floor(TICKETS * 0.37);
   await timed(`search by name "Contact ${tpick}"`, RUNS, list(`search=${encodeURIComponent(`Contact ${tpick}`)}`));
   await timed(`search by phone "${String(tpick).padStart(8, "0").slice(-6)}"`, RUNS, list(`search=${String(tpick).padStart(8, "0").slice(-6)}`));
+  }
 
   console.log(`\n.xlsx import through the jobs queue (each row: 2 tags and a field value; 0.2% refused):`);
   // GET /api/health one request after another until `stop()`; answers the sorted times.
@@ -196,9 +226,11 @@ try {
     const done = (async () => {
       while (running) {
         const h0 = performance.now();
-        const res = await fetch(`${base}/api/health`);
+        // A kept-alive socket the server closed while the file was generated fails once: ask again.
+        const res = await fetch(`${base}/api/health`).catch(() => fetch(`${base}/api/health`));
         await res.arrayBuffer();
         times.push(performance.now() - h0);
+        slow.push([h0, performance.now() - h0]);
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
@@ -209,7 +241,10 @@ try {
     };
   };
   let offset = 0;
-  for (const rows of IMPORTS) {
+  // [start, duration] of every health request, to place the longest ones in the import's phases.
+  let slow = [];
+  for (const rows of PARTS.has("imports") ? IMPORTS : []) {
+    slow = [];
     const file = importFile(rows, offset);
     offset += rows;
     const form = new FormData();
@@ -222,7 +257,7 @@ try {
     const idle = await idleStop();
     const busyStop = healthProbe();
     const i0 = performance.now();
-    const up = await fetch(`${base}/api/contacts/import`, { method: "POST", headers: auth, body: form });
+    const up = await fetch(`${base}/api/contacts/import`, { method: "POST", headers: auth, body: form }).catch(() => fetch(`${base}/api/contacts/import`, { method: "POST", headers: auth, body: form }));
     const uploaded = await up.json();
     if (up.status !== 201) throw new Error(`upload: ${up.status} ${JSON.stringify(uploaded)}`);
     const mapping = { 0: "name", 1: "phone", 2: "email", 3: "tags", 4: `field:${id("a000", 1)}` };
@@ -244,6 +279,7 @@ try {
     }
     const seconds = (performance.now() - i0) / 1000;
     const busy = await busyStop();
+    const finishedAt = performance.now();
     clearInterval(sampler);
     peak = Math.max(peak, workerdRss());
     console.log(
@@ -255,6 +291,9 @@ try {
     console.log(
       `    GET /api/health p95 idle ${idle95.toFixed(1)} ms (${idle.length} requests), during the import ${busy95.toFixed(1)} ms (${busy.length} requests, max ${busy[busy.length - 1]?.toFixed(0)} ms): ratio ${(busy95 / idle95).toFixed(2)} (target ≤ 3)`,
     );
+    const phase = (at) => (stagedAt === null || at < stagedAt ? "reading the file" : "writing chunks");
+    const longest = slow.filter(([at]) => at >= i0).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    console.log(`    longest /api/health: ${longest.map(([at, ms]) => `${ms.toFixed(0)} ms at ${((at - i0) / 1000).toFixed(1)} s (${phase(at)})`).join("; ")}; import took ${((finishedAt - i0) / 1000).toFixed(1)} s`);
     if (job.status !== "done") console.log(`    ${job.errorMessage}`);
   }
   console.log(`\ntotal wall time ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);

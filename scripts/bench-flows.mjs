@@ -8,10 +8,17 @@
 //    latency is from the webhook POST to the Graph API stand-in receiving the bot's reply; then
 //    BENCH_SERIAL (default 100) more contacts one at a time (concurrency 1), each reply awaited
 //    before the next webhook (issue 16: p95 ≤ 40 ms at concurrency 1, p50 ≤ 250 ms at 20).
+// 3. The platform's floor in the same run: POST /api/dev/bench/skeleton (Worker → object A with one
+//    storage write → object B with one storage write and one D1 batch of an insert and an update,
+//    worker/durable-objects/bench-hop.ts), one pair of new objects per contact as the replies have,
+//    at the same concurrency and then one at a time; the reply figures are printed as ratios to it.
+// BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
+// BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
+// self time by module and function (scripts/lib.mjs summariseProfile).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, freePort, must, percentile, pool, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, freePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -19,6 +26,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const SERIAL = Number(process.env.BENCH_SERIAL ?? 100);
 const SECRET = "bench-app-secret";
+const TRACE = process.env.BENCH_TRACE === "1";
+const PROFILE = process.env.BENCH_PROFILE === "1";
 
 async function timed(url) {
   const t0 = performance.now();
@@ -40,10 +49,19 @@ const state = mkdtempSync(join(tmpdir(), "conversa-bench-flows-"));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 let server;
+const inspectorPort = PROFILE ? await freePort() : 0;
+const traceOf = async (label) => {
+  if (!TRACE) return "";
+  const { spans } = await (await fetch(`${base}/api/dev/bench/trace?reset=1`)).json();
+  const rows = Object.entries(spans).map(([name, t]) => `    ${name.padEnd(34)} n ${String(t.n).padStart(5)}  mean ${t.meanMs.toFixed(2).padStart(8)} ms  max ${String(t.maxMs).padStart(6)} ms`);
+  return `\n  stages (${label}):\n${rows.join("\n")}`;
+};
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
+  const bundle = await bundleWorker(join(state, "build"));
   server = startWrangler(port, [
-    ...(await bundleWorker(join(state, "build"))),
+    ...bundle,
+    ...(PROFILE ? ["--inspector-port", String(inspectorPort)] : []),
     "--persist-to", state, "--log-level", "error",
     "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
     "--var", `WHATSAPP_APP_SECRET:${SECRET}`,
@@ -119,11 +137,15 @@ try {
     await res.arrayBuffer();
     if (res.status !== 200) failures++;
   };
+  await fetch(`${base}/api/dev/bench/trace?reset=1`);
+  const stopProfile = PROFILE ? await startCpuProfile(inspectorPort) : null;
   await pool(jobs, CONCURRENCY, deliver);
   const deadline = Date.now() + 30_000;
   while (replies.size < MESSAGES - failures && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const elapsed = (performance.now() - t0) / 1000;
   const latencies = jobs.flatMap((from) => (replies.has(from) ? [replies.get(from) - started.get(from)] : [])).sort((a, b) => a - b);
+  const profile = stopProfile ? await stopProfile() : null;
+  const concurrentStages = await traceOf(`concurrency ${CONCURRENCY}`);
 
   // Concurrency 1: new contacts one at a time, each reply awaited before the next webhook.
   const serialJobs = Array.from({ length: SERIAL }, (_, i) => `55219${String(i).padStart(8, "0")}`);
@@ -133,6 +155,26 @@ try {
     while (!replies.has(from) && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
   }
   const serial = serialJobs.flatMap((from) => (replies.has(from) ? [replies.get(from) - started.get(from)] : [])).sort((a, b) => a - b);
+  const serialStages = await traceOf("concurrency 1");
+
+  // 3. The platform's floor, same run: the skeleton at the same concurrency (one new pair of objects
+  //    per contact), then one at a time.
+  const skeleton = async (key) => {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/dev/bench/skeleton?key=${key}`, { method: "POST" });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`skeleton → ${res.status}`);
+    return performance.now() - t;
+  };
+  const skeletonLatencies = [];
+  const s0 = performance.now();
+  await pool(jobs, CONCURRENCY, async (from) => skeletonLatencies.push(await skeleton(`f${from}`)));
+  const skeletonElapsed = (performance.now() - s0) / 1000;
+  skeletonLatencies.sort((a, b) => a - b);
+  const skeletonSerial = [];
+  for (const from of serialJobs) skeletonSerial.push(await skeleton(`s${from}`));
+  skeletonSerial.sort((a, b) => a - b);
+  const p = (xs, n) => percentile(xs, n);
 
   console.log(`
 flows benchmark
@@ -140,7 +182,9 @@ flows benchmark
   inbound → bot reply: ${latencies.length}/${MESSAGES} answered (${failures} non-200) in ${elapsed.toFixed(1)} s, concurrency ${CONCURRENCY}
                        p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
   concurrency 1:       ${serial.length}/${SERIAL} answered, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 40 ms; concurrency ${CONCURRENCY} target p50 ≤ 250 ms)
-`);
+  skeleton (floor):    ${MESSAGES} at concurrency ${CONCURRENCY} in ${skeletonElapsed.toFixed(1)} s (${(MESSAGES / skeletonElapsed).toFixed(1)}/s vs replies ${(latencies.length / elapsed).toFixed(1)}/s), p50 ${p(skeletonLatencies, 50).toFixed(1)} ms, p95 ${p(skeletonLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(skeletonSerial, 50).toFixed(1)} ms, p95 ${p(skeletonSerial, 95).toFixed(1)} ms
+  ratio to skeleton:   concurrency ${CONCURRENCY} p50 reply / skeleton p50 = ${(p(latencies, 50) / p(skeletonLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / skeleton p95 = ${(p(serial, 95) / p(skeletonSerial, 95)).toFixed(1)}${concurrentStages}${serialStages}
+${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
   server?.kill("SIGTERM");
   await meta.close();

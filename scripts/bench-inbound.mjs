@@ -7,11 +7,18 @@
 // and the same load on GET /api/health (no storage) and on POST /api/dev/bench/d1-insert (one bare D1
 // insert, the platform's own cost of storing a row) with the ratios between them; then
 // BENCH_SERIAL (default 200) messages one at a time for the concurrency-1 latency POST → frame
-// (issue 16).
+// (issue 16). Last, the platform's floor in the same run: POST /api/dev/bench/skeleton (Worker →
+// object A with one storage write → object B with one storage write and one D1 batch of an insert
+// and an update, worker/durable-objects/bench-hop.ts) with the same keys, count and concurrency (a
+// new pair of objects per contact, as the messages have), then one at a time; the inbound figures
+// are printed as ratios to it.
+// BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
+// BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
+// self time by module and function (scripts/lib.mjs summariseProfile).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, freePort, must, percentile, pool, startWrangler, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, freePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
@@ -20,16 +27,27 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SERIAL = Number(process.env.BENCH_SERIAL ?? 200);
 // Messages per contact are sent in rounds: round m+1 starts after round m, as a person types.
 const SECRET = "bench-app-secret";
+const TRACE = process.env.BENCH_TRACE === "1";
+const PROFILE = process.env.BENCH_PROFILE === "1";
 
 const meta = await startMetaStandIn({ keepAlive: true });
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-"));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 let server;
+const inspectorPort = PROFILE ? await freePort() : 0;
+const traceOf = async (label) => {
+  if (!TRACE) return "";
+  const { spans } = await (await fetch(`${base}/api/dev/bench/trace?reset=1`)).json();
+  const rows = Object.entries(spans).map(([name, t]) => `    ${name.padEnd(34)} n ${String(t.n).padStart(6)}  mean ${t.meanMs.toFixed(2).padStart(8)} ms  max ${String(t.maxMs).padStart(6)} ms`);
+  return `\n  stages (${label}):\n${rows.join("\n")}`;
+};
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
+  const bundle = await bundleWorker(join(state, "build"));
   server = startWrangler(port, [
-    ...(await bundleWorker(join(state, "build"))),
+    ...bundle,
+    ...(PROFILE ? ["--inspector-port", String(inspectorPort)] : []),
     "--persist-to", state, "--log-level", "error",
     "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
     "--var", `WHATSAPP_APP_SECRET:${SECRET}`,
@@ -117,11 +135,15 @@ try {
       failureSamples.set(key, (failureSamples.get(key) ?? 0) + 1);
     }
   };
+  await fetch(`${base}/api/dev/bench/trace?reset=1`);
+  const stopProfile = PROFILE ? await startCpuProfile(inspectorPort) : null;
   await pool(jobs, CONCURRENCY, deliver);
   const deadline = Date.now() + 30_000;
   while (pushedAt.size < jobs.length - failures && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const elapsed = (performance.now() - t0) / 1000;
   clearInterval(sampler);
+  const profile = stopProfile ? await stopProfile() : null;
+  const concurrentStages = await traceOf(`concurrency ${CONCURRENCY}`);
   const latencies = [...startedAt.entries()].flatMap(([body, start]) => (pushedAt.has(body) ? [pushedAt.get(body) - start] : [])).sort((a, b) => a - b);
 
   // Concurrency 1: one message at a time (new contacts' 2nd message onwards: an open ticket), each
@@ -136,6 +158,7 @@ try {
     if (pushedAt.has(body)) serial.push(pushedAt.get(body) - startedAt.get(body));
   }
   serial.sort((a, b) => a - b);
+  const serialStages = await traceOf("concurrency 1");
   closing = true;
   ws.close();
 
@@ -155,10 +178,26 @@ try {
     await res.arrayBuffer();
   });
   const insertElapsed = (performance.now() - d0) / 1000;
+  // The platform's floor: the skeleton with the messages' keys (one pair of objects per contact).
+  let skeletonFailures = 0;
+  const skeleton = async (key) => {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/dev/bench/skeleton?key=${key}`, { method: "POST" });
+    await res.arrayBuffer();
+    if (res.status !== 200) skeletonFailures++;
+    return performance.now() - t;
+  };
+  const k0 = performance.now();
+  await pool(jobs, CONCURRENCY, async ({ c }) => skeleton(`c${c}`));
+  const skeletonElapsed = (performance.now() - k0) / 1000;
+  const skeletonSerial = [];
+  for (let i = 0; i < SERIAL; i++) skeletonSerial.push(await skeleton(`c${i % 20}`));
+  skeletonSerial.sort((a, b) => a - b);
 
   const rate = latencies.length / elapsed;
   const healthRate = jobs.length / healthElapsed;
   const insertRate = (jobs.length - insertFailures) / insertElapsed;
+  const skeletonRate = (jobs.length - skeletonFailures) / skeletonElapsed;
   console.log(`
 inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.length} webhooks, concurrency ${CONCURRENCY}
   stored and pushed:   ${latencies.length} (${failures} non-200 answers, which the provider redelivers; ${reconnects} hub reconnects)${[...failureSamples].map(([k, n]) => `\n    ${n} × ${k}`).join("")}
@@ -170,7 +209,10 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
   baseline bare D1 insert: ${insertRate.toFixed(1)} requests/s (${insertFailures} failures)
   ratio inbound/insert: ${(rate / insertRate).toFixed(3)} (target ≥ 0.5)
   concurrency 1, POST→frame: ${serial.length} of ${SERIAL}, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 30 ms)
-`);
+  skeleton (floor):    ${skeletonRate.toFixed(1)} requests/s at concurrency ${CONCURRENCY} (${skeletonFailures} failures); one at a time p50 ${percentile(skeletonSerial, 50).toFixed(1)} ms, p95 ${percentile(skeletonSerial, 95).toFixed(1)} ms
+  ratio inbound/skeleton: ${(rate / skeletonRate).toFixed(3)} throughput; concurrency 1 p95 POST→frame / skeleton p95 = ${(percentile(serial, 95) / percentile(skeletonSerial, 95)).toFixed(2)}
+  ratio skeleton/health: ${(skeletonRate / healthRate).toFixed(3)}; skeleton/insert: ${(skeletonRate / insertRate).toFixed(3)} (the floor against the issue's targets 0.25 and 0.5)${concurrentStages}${serialStages}
+${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
   server?.kill("SIGTERM");
   await meta.close();

@@ -89,13 +89,37 @@ function manifestWeight(dir, manifest, parts) {
   return { js, css };
 }
 
-/** The screens measured: path, ready check (a locator on the page), manifest entries. */
+/**
+ * The pt-BR catalogs (lingui.config.ts) a page loads: the entry's (core, preferences), then those its
+ * layout and screen list in web/src/app/router.tsx.
+ */
+const catalogs = (...names) => ["core", "preferences", ...names].map((name) => `locales/pt-BR/${name}.po`);
+/** What an app page loads besides its screen: the query frame, the guards' sources, the catalog map, the default layout. */
+const APP_FRAME = ["app/query-provider", "app/guard-sources", "lib/catalogs/pt-BR", "layouts/default-layout"];
+const SHELL_CATALOGS = ["announcements", "billing", "companies", "connections", "errors", "invites", "notifications", "session", "shell"];
+
+/** The screens measured: path, ready check (a locator on the page), manifest entries (with the boot chunk, grouped in web/vite.config.ts). */
 function screens(flowId) {
   return [
-    { path: "/login", auth: false, ready: (page) => page.locator('input[type="email"]'), entries: ["layouts/auth-layout", "auth/components/login-page"] },
-    { path: "/chats", auth: true, ready: (page) => page.getByText(/Bench contact \d{3}/).first(), entries: ["layouts/default-layout", "chats/components/chats-page"] },
-    { path: "/contacts", auth: true, ready: (page) => page.getByText(/Bench contact \d{3}/).first(), entries: ["layouts/default-layout", "contacts/components/contacts-page"] },
-    { path: `/flows/${flowId}`, auth: true, ready: (page) => page.locator(".react-flow__node").first(), entries: ["layouts/default-layout", "editor/flow-editor-page"] },
+    { path: "/login", auth: false, ready: (page) => page.locator('input[type="email"]'), entries: ["_login-", ...catalogs("auth")] },
+    {
+      path: "/chats",
+      auth: true,
+      ready: (page) => page.getByText(/Bench contact \d{3}/).first(),
+      entries: [...APP_FRAME, "chats/components/chats-page", ...catalogs(...SHELL_CATALOGS, "chats", "instagram", "quick-messages")],
+    },
+    {
+      path: "/contacts",
+      auth: true,
+      ready: (page) => page.getByText(/Bench contact \d{3}/).first(),
+      entries: [...APP_FRAME, "contacts/components/contacts-page", ...catalogs(...SHELL_CATALOGS, "contacts", "flows", "registers", "shipping-cycles")],
+    },
+    {
+      path: `/flows/${flowId}`,
+      auth: true,
+      ready: (page) => page.locator(".react-flow__node").first(),
+      entries: [...APP_FRAME, "editor/flow-editor-page", ...catalogs(...SHELL_CATALOGS, "flows")],
+    },
   ];
 }
 
@@ -177,7 +201,6 @@ try {
 
   const dist = join(root, "dist/web");
   const manifest = JSON.parse(readFileSync(join(dist, "build-manifest.json"), "utf8"));
-  const locale = "locales/pt-BR/messages.po";
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -192,7 +215,7 @@ try {
     const last = runs[runs.length - 1];
     const times = runs.map((r) => r.ready).filter((t) => t !== null).sort((a, b) => a - b);
     const usable = times.length === runs.length ? `${percentile(times, 50).toFixed(0)} ms` : "not ready";
-    const fromManifest = manifestWeight(dist, manifest, [...screen.entries, locale]);
+    const fromManifest = manifestWeight(dist, manifest, screen.entries);
     const label = screen.path.startsWith("/flows/") ? "/flows/{id}" : screen.path;
     const target = TARGETS[screen.path];
     const verdict = target === undefined ? "" : last.js <= target ? `≤ ${kib(target)} ok` : `> ${kib(target)} FAIL`;

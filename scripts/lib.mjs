@@ -407,3 +407,92 @@ export async function seedDemoBilling(baseUrl) {
   });
   return "lifetime";
 }
+
+/**
+ * Starts a CPU profile of the worker's isolate (the Worker and its Durable Objects) through the
+ * inspector `wrangler dev --inspector-port <port>` serves; answers `stop()`, which answers the
+ * profile (Chrome DevTools `Profiler.Profile`). For `BENCH_PROFILE=1` runs of the benchmarks.
+ */
+export async function startCpuProfile(inspectorPort) {
+  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
+  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
+  // The inspector proxy accepts only a local or devtools Origin.
+  const ws = new WebSocket(target.webSocketDebuggerUrl, { headers: { Origin: "http://127.0.0.1" } });
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let id = 0;
+  const waiting = new Map();
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(String(e.data));
+    if (msg.id && waiting.has(msg.id)) {
+      waiting.get(msg.id)(msg);
+      waiting.delete(msg.id);
+    }
+  };
+  const call = (method, params = {}) =>
+    new Promise((resolve) => {
+      const n = ++id;
+      waiting.set(n, resolve);
+      ws.send(JSON.stringify({ id: n, method, params }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 200 });
+  await call("Profiler.start");
+  return async () => {
+    const answer = await call("Profiler.stop");
+    ws.close();
+    return answer.result?.profile;
+  };
+}
+
+/**
+ * Self time of a CPU profile by source module of the bundle `bundlePath` (esbuild's `// path`
+ * comments mark where each module starts) and by function; answers printable lines, the `top`
+ * heaviest of each, and the share of samples that were idle or garbage collection.
+ */
+export function summariseProfile(profile, bundlePath, top = 25) {
+  const lines = readFileSync(bundlePath, "utf8").split("\n");
+  const starts = [];
+  lines.forEach((line, i) => {
+    const m = /^\/\/ ((?:node_modules|worker|schema|src|\.\.)[^\s]*)$/.exec(line);
+    if (m) starts.push([i, m[1]]);
+  });
+  const moduleAt = (line) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found = "(bundle head)";
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid][0] <= line) {
+        found = starts[mid][1];
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found.replace(/^node_modules\/((?:@[^/]+\/)?[^/]+).*$/, "$1 (npm)");
+  };
+  const self = new Map();
+  for (const node of profile.nodes) self.set(node.id, 0);
+  const dts = profile.timeDeltas ?? [];
+  profile.samples.forEach((nodeId, i) => self.set(nodeId, self.get(nodeId) + (dts[i] ?? 0) / 1000));
+  const total = [...self.values()].reduce((a, b) => a + b, 0) || 1;
+  const byModule = new Map();
+  const byFunction = new Map();
+  for (const node of profile.nodes) {
+    const ms = self.get(node.id);
+    if (!ms) continue;
+    const cf = node.callFrame;
+    const inBundle = cf.url && cf.url.endsWith(".js") && !cf.url.startsWith("node:") && cf.lineNumber >= 0;
+    const module = cf.functionName.startsWith("(") ? cf.functionName : inBundle ? moduleAt(cf.lineNumber) : cf.url || "(native)";
+    byModule.set(module, (byModule.get(module) ?? 0) + ms);
+    const fn = `${cf.functionName || "(anonymous)"} ${inBundle ? moduleAt(cf.lineNumber) : cf.url}:${cf.lineNumber + 1}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
+  }
+  const fmt = (map) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, ms]) => `    ${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${k}`);
+  return [`  CPU profile: ${total.toFixed(0)} ms sampled`, "  by module (self time):", ...fmt(byModule), "  by function (self time):", ...fmt(byFunction)];
+}

@@ -16,9 +16,10 @@
 // redelivers every non-2xx and every connection error like Meta (exponential backoff with jitter,
 // bounded), while killing workerd with SIGKILL SOAK_KILLS times at random points of the delivery
 // and restarting it on the same persisted state. After the last delivery it waits (bounded by
-// SOAK_DRAIN_MS) for every expected reply to reach the stand-in and every ContactSession outbox to
-// empty, then prints: messages stored vs N, duplicates, order violations within a ticket, bot replies
-// vs expected, sends performed twice, and the time to drain. Only loopback traffic; every loop is
+// SOAK_DRAIN_MS) for every expected reply to reach the stand-in, every ContactSession outbox to
+// empty and every TicketRoom send queue to empty, then prints: messages stored vs N, duplicates, order violations within a ticket, bot replies
+// vs expected, sends performed twice, and the time to drain; then the attempt reasons of every bot
+// message left `failed` or `pending` (D1's error details, the TicketRoom's queued `sends` rows). Only loopback traffic; every loop is
 // bounded in count and time; the script stops by itself.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -170,7 +171,9 @@ function outboxes() {
   const dir = join(state, "v3", "do");
   if (!existsSync(dir)) return null;
   const folder = readdirSync(dir).find((d) => d.endsWith("-ContactSession"));
-  if (!folder) return { items: 0, failing: 0, timers: 0, objects: 0 };
+  if (!folder) return { items: 0, failing: 0, timers: 0, objects: 0, givenUp: [] };
+  /** Effects given up after their attempts (the runs' `effect_failed` warnings): a reply never stored. */
+  const givenUp = [];
   let items = 0;
   let failing = 0;
   let timers = 0;
@@ -183,13 +186,57 @@ function outboxes() {
       items += Number(db.prepare("SELECT COUNT(*) AS n FROM outbox").get().n);
       failing += Number(db.prepare("SELECT COUNT(*) AS n FROM outbox WHERE attempts > 0").get().n);
       timers += Number(db.prepare("SELECT COUNT(*) AS n FROM timers").get().n);
+      for (const run of db.prepare("SELECT warnings FROM runs WHERE warnings IS NOT NULL").all()) {
+        for (const w of JSON.parse(run.warnings)) if (w.code === "effect_failed") givenUp.push(w.message);
+      }
     } catch {
       // a table not created yet, or a file being written: counted next time
     } finally {
       db?.close();
     }
   }
-  return { items, failing, timers, objects };
+  return { items, failing, timers, objects, givenUp };
+}
+
+/**
+ * The sends still queued in the TicketRooms (their `sends` tables: nothing left to send when empty),
+ * with each one's attempts and reasons, or null when they cannot be read.
+ */
+function roomQueues() {
+  if (!sqlite) return null;
+  const dir = join(state, "v3", "do");
+  if (!existsSync(dir)) return null;
+  const folder = readdirSync(dir).find((d) => d.endsWith("-TicketRoom"));
+  if (!folder) return { sends: [], objects: 0 };
+  const sends = [];
+  let objects = 0;
+  for (const file of readdirSync(join(dir, folder)).filter((f) => f.endsWith(".sqlite"))) {
+    let db;
+    try {
+      db = new sqlite.DatabaseSync(join(dir, folder, file), { readOnly: true });
+      objects++;
+      const cols = new Set(db.prepare("PRAGMA table_info(sends)").all().map((c) => c.name));
+      const pick = (c) => (cols.has(c) ? c : `NULL AS ${c}`);
+      const rows = db.prepare(`SELECT message_id, attempts, next_at, external_id, in_flight_at, doubt_until, ${pick("provider_failures")}, ${pick("own_since")}, ${pick("reasons")} FROM sends`).all();
+      sends.push(...rows.map((r) => ({ ...r })));
+    } catch {
+      // a table not created yet, or a file being written: counted next time
+    } finally {
+      db?.close();
+    }
+  }
+  return { sends, objects };
+}
+
+/** One queued send's reasons as a line: "attempt n code (provider|ours)" for each failed attempt. */
+function reasonsLine(reasons) {
+  let list = [];
+  try {
+    list = JSON.parse(reasons ?? "[]");
+  } catch {
+    list = [];
+  }
+  return list.map((r) => `#${r.n} ${r.code} (${r.provider ? "provider" : "ours"})`).join(", ") || "no failed attempt";
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -343,16 +390,19 @@ try {
   clearInterval(progress);
   const deliverSeconds = (performance.now() - tDeliver) / 1000;
 
-  // Drain: every expected reply out and every outbox empty (bounded).
+  // Drain: every expected reply out, every outbox and every room's send queue empty (bounded).
   const tDrain = performance.now();
   let box = outboxes();
+  let rooms = roomQueues();
   const missingReplies = () => [...expected].filter((k) => !sends.has(k)).length;
+  const settled = () => missingReplies() === 0 && (!box || (box.items === 0 && box.timers === 0)) && (!rooms || rooms.sends.length === 0);
   while (performance.now() - tDrain < DRAIN_MS) {
     box = outboxes();
-    if (missingReplies() === 0 && (!box || (box.items === 0 && box.timers === 0))) break;
+    rooms = roomQueues();
+    if (settled()) break;
     await sleep(1000);
   }
-  const drained = missingReplies() === 0 && (!box || (box.items === 0 && box.timers === 0));
+  const drained = settled();
   const drainSeconds = (performance.now() - tDrain) / 1000;
   // Sends that were still coming in (a late duplicate) have a few seconds to show up.
   const quietSince = Date.now();
@@ -360,7 +410,7 @@ try {
 
   // The figures.
   const inbound = await d1("SELECT external_id, body, ticket_id, sent_at, seq FROM messages WHERE direction = 'in'");
-  const outbound = await d1("SELECT ticket_id, body, status, error_code, idempotency_key FROM messages WHERE direction = 'out'");
+  const outbound = await d1("SELECT id, ticket_id, body, status, error_code, error_message, error_details, idempotency_key FROM messages WHERE direction = 'out'");
   const tickets = await d1("SELECT contact_id, COUNT(*) AS n FROM tickets GROUP BY contact_id");
   const wamids = new Set(inbound.map((r) => r.external_id));
   const expectedWamids = new Set(jobs.map(({ c, m }) => `wamid.soak.${c}.${m}`));
@@ -402,9 +452,26 @@ faults soak: ${jobs.length} webhooks across ${CONTACTS} contacts, concurrency ${
   bot replies:         ${repliesOut} of ${expected.size} expected out (${refusedSends} sends refused by the stand-in and retried; ${unexpectedSends.length} unexpected) [${ok(repliesOut === expected.size)}]
   sends twice:         ${doubleSends.length}${doubleSends.length ? ` (${atKill} first sent < 2 s before a kill and repeated after it)` : ""}${doubleSends.slice(0, 5).map(([k, times]) => `\n                       ${times.length} × ${k} (at ${times.map((t) => `${((t - tDeliver) / 1000).toFixed(1)} s`).join(", ")})`).join("")} [${ok(doubleSends.length === 0)}]
   stored bot messages: ${outbound.length} (${[...outStatus].map(([k, n]) => `${n} ${k}`).join(", ")}; ${outDupes} with the same text twice in a ticket)
-  time to drain:       ${drained ? `${drainSeconds.toFixed(1)} s` : `not drained after ${drainSeconds.toFixed(0)} s`} after the last webhook was accepted${box ? ` (outbox items left ${box.items}, ${box.failing} of them failed before; timers ${box.timers}; ${box.objects} ContactSessions)` : " (outboxes not readable)"}
+  time to drain:       ${drained ? `${drainSeconds.toFixed(1)} s` : `not drained after ${drainSeconds.toFixed(0)} s`} after the last webhook was accepted${box ? ` (outbox items left ${box.items}, ${box.failing} of them failed before; timers ${box.timers}; ${box.objects} ContactSessions)` : " (outboxes not readable)"}${rooms ? ` (room sends left ${rooms.sends.length}; ${rooms.objects} TicketRooms)` : " (room queues not readable)"}
   goal:                ${goal ? "met" : "MISSED"}
 `);
+  if (box?.givenUp.length) {
+    console.log(`  effects given up by ContactSessions (${box.givenUp.length}):`);
+    for (const message of box.givenUp.slice(0, 10)) console.log(`    ${message.slice(0, 300)}`);
+  }
+  // Why every bot message left failed or pending failed its attempts.
+  const queued = new Map((rooms?.sends ?? []).map((r) => [r.message_id, r]));
+  const unsettled = outbound.filter((r) => r.status === "failed" || r.status === "pending");
+  if (unsettled.length || queued.size) {
+    console.log(`  attempt reasons of bot messages left failed or pending (${unsettled.length}; ${queued.size} still queued in a room):`);
+    for (const row of unsettled.slice(0, 20)) {
+      const q = queued.get(row.id);
+      const where = q
+        ? `queued: ${q.attempts} attempts (${q.provider_failures ?? "?"} provider answers), next in ${Math.max(0, Math.round((q.next_at - Date.now()) / 1000))} s${q.doubt_until ? ", in doubt" : ""}; ${reasonsLine(q.reasons)}`
+        : `${row.error_code ?? ""} ${row.error_message ?? ""}${row.error_details ? ` — ${row.error_details}` : ""}`;
+      console.log(`    ${row.status} "${row.body}": ${where}`);
+    }
+  }
   if (!goal) {
     const missingWamids = [...expectedWamids].filter((w) => !wamids.has(w));
     const missing = [...expected].filter((k) => !sends.has(k));

@@ -307,6 +307,9 @@ export async function startMetaStandIn(
     }
   });
 
+  // Idle keep-alive connections stay open longer than workerd's pool keeps them (Node's default of
+  // 5 s closes some just as workerd reuses them: "Network connection lost" under concurrent sends).
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   // Inside a test runner the stand-in must not keep the process alive after the tests.
   if (!options.keepAlive) server.unref();

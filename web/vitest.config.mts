@@ -19,7 +19,7 @@ export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify("test") },
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   test: {
-    include: ["web/src/**/*.test.ts", "web/scripts/**/*.test.ts"],
+    include: ["web/src/**/*.test.ts", "web/src/**/*.test.tsx", "web/scripts/**/*.test.ts"],
     environment: "node",
     testTimeout: 60_000,
   },

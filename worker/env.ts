@@ -102,6 +102,8 @@ export type AppEnv = Env & {
   REGISTER_RATE_LIMIT?: string;
   /** "on" mounts /api/dev/bench (set only by the benchmark scripts). */
   BENCH_ENDPOINTS?: string;
+  /** The benchmarks' skeleton objects (worker/durable-objects/bench-hop.ts; wrangler.toml binds it). */
+  BENCH_HOP?: DurableObjectNamespace<import("./durable-objects/bench-hop").BenchHop>;
   /**
    * Broadcasts, local and test only: a factor (0 < x ≤ 1) applied to the delay presets' pauses and
    * to the 6 s per-user pair gap, so tests and `npm run bench:broadcast` run in seconds. Ignored

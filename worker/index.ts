@@ -25,6 +25,7 @@ export { ContactSession } from "./durable-objects/contact-session";
 export { SandboxDevice } from "./durable-objects/sandbox-device";
 export { BroadcastScheduler } from "./durable-objects/broadcast-scheduler";
 export { CycleScheduler } from "./durable-objects/cycle-scheduler";
+export { BenchHop } from "./durable-objects/bench-hop";
 
 /** Whether `url` is on the separate user-content origin (never when that equals PUBLIC_URL's). */
 function onMediaOrigin(url: URL, env: AppEnv): boolean {

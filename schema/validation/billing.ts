@@ -379,6 +379,8 @@ export type InvoicesAnswer = { results: InvoiceAnswer[]; cursor: string | null }
  */
 export type PublicInvoiceAnswer = InvoiceAnswer & {
   companyName: string;
+  /** Who issued it: the franchise's name for a franchise's company (franchise mode on), else the product's (APP_NAME). */
+  issuerName: string;
   planName: string | null;
   pix: PixAnswer | null;
   sandbox: boolean;

@@ -30,6 +30,7 @@ import type {
 import type { AppEnv } from "../env";
 import type { Db } from "../lib/db";
 import { AppError, notFound } from "../lib/errors";
+import { franchiseModeOn } from "../lib/franchise-host";
 import { newId } from "../lib/ids";
 import { reminderDays, subscriptionNow, subscriptionValid } from "../lib/subscription";
 import type { BillingProvider, CardData, ProviderPix } from "./provider";
@@ -312,16 +313,23 @@ export async function invoiceByPublicId(db: Db, publicId: string): Promise<Billi
   return invoice;
 }
 
-/** GET /api/billing/invoices/{publicId}: the public view (company name, plan name, PIX data). */
+/** GET /api/billing/invoices/{publicId}: the public view (company name, issuer, plan name, PIX data). */
 export async function publicInvoice(env: AppEnv, db: Db, invoice: BillingInvoiceRow): Promise<PublicInvoiceAnswer> {
   const [company, plan] = await Promise.all([
-    db.select({ name: companies.name }).from(companies).where(eq(companies.id, invoice.companyId)).get(),
+    db
+      .select({ name: companies.name, franchiseName: franchises.name })
+      .from(companies)
+      .leftJoin(franchises, eq(franchises.id, companies.franchiseId))
+      .where(eq(companies.id, invoice.companyId))
+      .get(),
     invoice.planId ? db.select({ name: billingPlans.name }).from(billingPlans).where(eq(billingPlans.id, invoice.planId)).get() : undefined,
   ]);
   const open = invoice.status === "pending" || invoice.status === "overdue";
   return {
     ...presentInvoice(invoice),
     companyName: company?.name ?? "",
+    // A franchise's company is billed by the franchise, in its own name (issue 14, white label).
+    issuerName: (franchiseModeOn(env) ? company?.franchiseName : null) ?? env.APP_NAME,
     planName: plan?.name ?? null,
     pix: open ? presentPix(invoice) : null,
     sandbox: invoice.provider === "sandbox" && providerName(env) === "sandbox",

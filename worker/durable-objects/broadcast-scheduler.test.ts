@@ -321,3 +321,64 @@ describe("BroadcastScheduler", () => {
     expect(stored.results[0]?.external_id).toBeTruthy();
   });
 });
+
+/** Sets the connection's throughput (messages per second) in its pacer row, as a Graph API proof would. */
+async function setThroughput(s: Setup, mps: number): Promise<void> {
+  await env.DB.prepare(
+    "INSERT INTO connection_send_limits (connection_id, company_id, throughput_mps, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(connection_id) DO UPDATE SET throughput_mps = excluded.throughput_mps",
+  )
+    .bind(s.connectionId, s.companyId, mps, Date.now())
+    .run();
+}
+
+/** The most sends whose stand-in timestamps fall in any 1,000 ms (sliding). */
+function busiestSecond(sends: StandInRecord[]): number {
+  let most = 0;
+  for (let i = 0, j = 0; i < sends.length; i++) {
+    while ((sends[i]?.at ?? 0) - (sends[j]?.at ?? 0) >= 1000) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+describe("BroadcastScheduler window mode (the throughput, not the pause, is the pace)", () => {
+  // 10 messages/s: the window is 10 / 5 = 2 sends in flight, started at most 8 per second; the
+  // "very short" preset's longest pause at the test scale (50 ms) is below 1000 / 8 ms.
+  it("keeps 2 sends in flight, never more than the connection's 10 per second at the provider (any 1,000 ms), each recipient sent once", { timeout: 120_000 }, async () => {
+    const s = await setup();
+    await setThroughput(s, 10);
+    await seedContacts(s, 30);
+    const broadcast = await createBroadcast(s);
+    await expectStatus(await call("POST", `/api/broadcasts/${broadcast.id}/start`, { token: s.token }), 200);
+    const done = await waitFor(s, broadcast.id, (b) => b.status === "done", 110_000);
+    expect(done.counts).toMatchObject({ total: 30, sent: 30, rejected: 0 });
+    const sends = await sendsWhen(s.phoneNumberId, 30);
+    const perRecipient = sendsPerRecipient(sends);
+    expect(perRecipient.size).toBe(30);
+    expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
+    expect(busiestSecond(sends)).toBeLessThanOrEqual(10);
+    const own = await schedulerOf(env, broadcast.id).inspect();
+    expect(own.peakInFlight).toBe(2);
+    expect(own.peakQueued).toBeLessThanOrEqual(50);
+    // The lease was given back when the alarm ended: another broadcast of the connection may send.
+    const pacer = await env.DB.prepare("SELECT lease_id FROM connection_send_limits WHERE connection_id = ?").bind(s.connectionId).first<{ lease_id: string | null }>();
+    expect(pacer?.lease_id).toBeNull();
+  });
+
+  it("the alarm throwing halfway with sends in flight is retried: each recipient sent exactly once, none skipped", { timeout: 120_000 }, async () => {
+    const s = await setup();
+    await setThroughput(s, 10);
+    await seedContacts(s, 20);
+    const broadcast = await createBroadcast(s);
+    expect(await schedulerOf(env, broadcast.id).armFaults("alarm", 3)).toBe(true);
+    await expectStatus(await call("POST", `/api/broadcasts/${broadcast.id}/start`, { token: s.token }), 200);
+    const done = await waitFor(s, broadcast.id, (b) => b.status === "done", 110_000);
+    expect(done.counts).toMatchObject({ total: 20, sent: 20, rejected: 0 });
+    const sends = await sendsWhen(s.phoneNumberId, 20);
+    const perRecipient = sendsPerRecipient(sends);
+    expect(perRecipient.size).toBe(20);
+    expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
+    expect(busiestSecond(sends)).toBeLessThanOrEqual(10);
+    expect((await schedulerOf(env, broadcast.id).inspect()).peakInFlight).toBe(2);
+  });
+});

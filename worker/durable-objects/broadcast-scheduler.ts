@@ -25,6 +25,15 @@
  *    is held until the flow's first message has left the ticket room (taken by the provider, after
  *    its retries: 131056 and other transient errors back off there); then `sent` (or `rejected`
  *    with `send_failed` and the provider's reason when it failed for good).
+ * 6. Window mode (worker/lib/broadcasts-limits.ts `sendWindow`): when even the delay preset's
+ *    longest pause is shorter than the connection's throughput spacing (never with the production
+ *    presets; under BROADCAST_DELAY_SCALE in local and test), the throughput is the only pace, and
+ *    waiting for each acceptance would waste it. The alarm then holds the connection's lease for
+ *    its whole run and keeps up to W sends in flight (each still checked, paced by its own turn
+ *    and committed with its run id before it is handed off; at most throughput − W started per
+ *    second, so the provider never gets more than the throughput in any second); before the alarm
+ *    ends every send in flight is settled and the lease is given back. Opted-out recipients are
+ *    rejected a keyset page at a time in one D1 batch (`rejectOptedOut`).
  * Pause stops at once (the loop reads the state kept here before each recipient; the alarm is
  * deleted); resume continues with the next recipient; delete cancels. The live counts go to the
  * company hub at most every PUBLISH_EVERY_MS and at every change of status.
@@ -35,7 +44,7 @@
  * switch, local and test only).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, inArray, like, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, like, sql } from "drizzle-orm";
 import { broadcastRecipients, broadcasts, connectionTemplates, connections, contactFieldValues, contacts, messages, tickets, type BroadcastRow, type ConnectionRow, type ContactRow } from "../../schema";
 import type { BroadcastTemplate, RejectReason } from "../../schema/validation/broadcasts";
 import { buttonSubType, type TemplateButtonParam } from "../../schema/validation/templates";
@@ -52,7 +61,9 @@ import {
   pairGapMs,
   pickDelayMs,
   releaseTurn,
+  sendWindow,
   takeTurn,
+  takeWindowTurn,
   usersOutsideWindowSince,
 } from "../lib/broadcasts-limits";
 import { getDb, type Db } from "../lib/db";
@@ -64,6 +75,7 @@ import { splitName } from "../lib/contacts";
 import { companyTicketIdFor } from "../lib/company-tickets";
 import { emitEvent } from "../lib/event-subscriptions";
 import { storeSentTemplate } from "../lib/template-messages";
+import { span } from "../lib/bench-trace";
 
 /** Contacts listed per INSERT … SELECT (keyset chunk). */
 export const MATERIALISE_CHUNK = 5_000;
@@ -84,6 +96,14 @@ const PUBLISH_EVERY_MS = 1_000;
 /** The alarm after a failure comes back this much later (ms, scaled in local/test). */
 const RETRY_MS = 2_000;
 
+/** Pending recipients read per keyset page in window mode. */
+const PREFETCH = 50;
+/** Keyset pages read per alarm in window mode (each costs two or three D1 statements besides its recipients'). */
+const PAGES_PER_ALARM = 100;
+
+/** A committed send in flight (window mode): its ticket once handed to the contact's session. */
+type Flight = { contactId: string; contact: ContactRow; externalId: string; runId: string; outside: boolean; sendingAt: number; ticketId: string | null };
+
 type RecipientRow = { contactId: string; status: string; runId: string | null; outsideWindow: number; sendingAt: number | null };
 
 /** What handling one recipient came to: done (sent or rejected), or wait until `at`. */
@@ -91,6 +111,9 @@ type Step = { kind: "done" } | { kind: "wait"; at: number };
 
 export class BroadcastScheduler extends DurableObject<AppEnv> {
   private lastPublish = 0;
+  /** The most sends in flight at once and the most prefetched recipients held at once since the object woke (inspect). */
+  private peakInFlight = 0;
+  private peakQueued = 0;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -131,9 +154,15 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     return armFault(this.env, this.ctx.storage.sql, op, n);
   }
 
-  /** The state kept here and the next alarm (ms UTC or null), for tests and the benchmark. */
-  async inspect(): Promise<{ state: string | null; alarm: number | null; storedBytes: number }> {
-    return { state: this.meta("state"), alarm: await this.ctx.storage.getAlarm(), storedBytes: this.ctx.storage.sql.databaseSize };
+  /**
+   * The state kept here and the next alarm (ms UTC or null), for tests and the benchmark: the
+   * object's own storage (`storedBytes`, the SQLite file; `keys`, its `meta` rows) and what it holds
+   * in memory while sending (`peakInFlight`, the most sends in flight at once since it woke;
+   * `peakQueued`, the most prefetched recipients held at once).
+   */
+  async inspect(): Promise<{ state: string | null; alarm: number | null; storedBytes: number; keys: number; peakInFlight: number; peakQueued: number }> {
+    const keys = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM meta").one().n;
+    return { state: this.meta("state"), alarm: await this.ctx.storage.getAlarm(), storedBytes: this.ctx.storage.sql.databaseSize, keys, peakInFlight: this.peakInFlight, peakQueued: this.peakQueued };
   }
 
   /** Lists, then sends; re-armed explicitly at the end (as late as possible, platform-limits A3). */
@@ -168,11 +197,19 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     if (row.status !== "started") return null;
     const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, row.connectionId), eq(connections.companyId, companyId)) });
     if (row.total === null) return this.list(db, row, connection ?? null);
+    // Window mode once no send is left `sending` by a cut-off alarm; those are settled one at a
+    // time first (below, only them).
+    let window = 1;
+    if (connection) {
+      window = sendWindow(row.delay, delayScale(this.env), (await limitsOf(db, connection)).throughputMps);
+      if (window > 1 && !(await this.hasSending(db, row.id))) return this.runWindow(db, row, connection, window);
+    }
     const begun = Date.now();
     for (let handled = 0; handled < RECIPIENTS_PER_ALARM && Date.now() - begun < ALARM_BUDGET_MS; handled++) {
       if (this.meta("state") !== "active") return null;
       const recipient = await this.nextRecipient(db, row.id);
       if (!recipient) return this.finish(db, row);
+      if (window > 1 && recipient.status !== "sending") break;
       const step = connection ? await this.handle(db, row, connection, recipient) : await this.reject(db, row, recipient.contactId, "send_failed", "The broadcast's connection no longer exists.");
       await this.maybePublish(db, row.id, false);
       if (step.kind === "wait") {
@@ -210,6 +247,280 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
       }
     }
     return Date.now();
+  }
+
+  /** Whether a recipient was left `sending` (by a cut-off alarm): the next alarm settles it one at a time first. */
+  private async hasSending(db: Db, broadcastId: string): Promise<boolean> {
+    const [found] = await db
+      .select({ contactId: broadcastRecipients.contactId })
+      .from(broadcastRecipients)
+      .where(and(eq(broadcastRecipients.broadcastId, broadcastId), eq(broadcastRecipients.status, "sending")))
+      .limit(1);
+    return found !== undefined;
+  }
+
+  /**
+   * One alarm in window mode (worker/lib/broadcasts-limits.ts `sendWindow`): the connection's lease
+   * is held for the alarm; each recipient is checked and committed one at a time as in `handle`
+   * (the commit before the send, with its run id), each send takes its own spaced turn, and up to
+   * `window` sends are in flight at once (handed to the contact's ContactSession, waiting for the
+   * provider). Before the alarm ends every send in flight is settled (sent, or rejected with the
+   * provider's reason) and the lease is given back, so the window never outlives the lease and two
+   * broadcasts of one connection never add their windows. A failure in one send stops the loop,
+   * waits for the others and throws (the alarm is retried; the `sending` rows are settled one at a
+   * time by the next alarm, their run ids making the starts idempotent).
+   * Memory: the prefetched page of at most PREFETCH recipients and at most `window` sends in flight.
+   */
+  private async runWindow(db: Db, row: BroadcastRow, connection: ConnectionRow, window: number): Promise<number | null> {
+    const leaseId = this.meta("lease") ?? newId();
+    this.setMeta("lease", leaseId);
+    const flights = new Map<string, Flight>();
+    const starting = new Set<Promise<void>>();
+    let failure: unknown = null;
+    let queue: RecipientRow[] = [];
+    let cursor = "";
+    let exhausted = false;
+    let pages = 0;
+    let next: number | null = null;
+    const begun = Date.now();
+    let started = 0;
+    try {
+      for (;;) {
+        if (failure !== null) break;
+        const open = next === null && !exhausted && started < RECIPIENTS_PER_ALARM && Date.now() - begun < ALARM_BUDGET_MS && this.meta("state") === "active";
+        if (!open || flights.size >= window) {
+          if (flights.size === 0) break;
+          const before = flights.size;
+          await this.settleFlights(db, row, flights);
+          if (flights.size === before) await Promise.race([sleep(SETTLE_POLL_MS), ...starting]);
+          continue;
+        }
+        if (queue.length === 0) {
+          if (pages >= PAGES_PER_ALARM) {
+            next = Date.now();
+            continue;
+          }
+          pages++;
+          const page = await db
+            .select({ contactId: broadcastRecipients.contactId, status: broadcastRecipients.status, runId: broadcastRecipients.runId, outsideWindow: broadcastRecipients.outsideWindow, sendingAt: broadcastRecipients.sendingAt })
+            .from(broadcastRecipients)
+            .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.status, "pending"), gt(broadcastRecipients.contactId, cursor)))
+            .orderBy(broadcastRecipients.contactId)
+            .limit(PREFETCH);
+          const last = page.at(-1)?.contactId;
+          if (!last) {
+            exhausted = true;
+            continue;
+          }
+          const optedOut = await this.rejectOptedOut(db, row, cursor, last);
+          cursor = last;
+          queue = page.filter((r) => !optedOut.has(r.contactId));
+          this.peakQueued = Math.max(this.peakQueued, page.length);
+          continue;
+        }
+        const recipient = queue.shift();
+        if (!recipient) continue;
+        const outsideInFlight = [...flights.values()].filter((f) => f.outside).length;
+        const endCommit = span(this.env, "broadcast.commit");
+        const step = await this.commitOne(db, row, connection, recipient, leaseId, window, outsideInFlight);
+        endCommit();
+        await this.maybePublish(db, row.id, false);
+        if (step.kind === "wait") {
+          queue.unshift(recipient);
+          if (step.at - Date.now() > INLINE_WAIT_MS) next = step.at;
+          else await sleep(Math.max(0, step.at - Date.now()));
+          continue;
+        }
+        started++;
+        if (step.kind === "done") continue;
+        const flight: Flight = { ...step.flight, ticketId: null };
+        flights.set(flight.contactId, flight);
+        this.peakInFlight = Math.max(this.peakInFlight, flights.size);
+        const handing: Promise<void> = this.handOff(db, row, connection, flight)
+          .then((ticketId) => {
+            if (ticketId === null) flights.delete(flight.contactId);
+            else flight.ticketId = ticketId;
+          })
+          .catch((error: unknown) => {
+            failure ??= error;
+            flights.delete(flight.contactId);
+          })
+          .finally(() => starting.delete(handing));
+        starting.add(handing);
+      }
+      await Promise.allSettled([...starting]);
+    } finally {
+      await this.release(db, connection.id, Date.now());
+    }
+    if (failure !== null) throw failure;
+    await this.maybePublish(db, row.id, true);
+    if (this.meta("state") !== "active") return null;
+    if (exhausted && !(await this.nextRecipient(db, row.id))) return this.finish(db, row);
+    return next ?? Date.now();
+  }
+
+  /**
+   * Rejects, in one D1 batch, the pending recipients with contact ids in (`after`, `upTo`] whose
+   * contact opted out (`opted_out`, counted once: the count and the change are in one transaction
+   * and both read `pending`); answers their contact ids. Rejections need no turn, so a page of them
+   * costs two statements instead of a read and a batch per recipient.
+   */
+  private async rejectOptedOut(db: Db, row: BroadcastRow, after: string, upTo: string): Promise<Set<string>> {
+    const at = Date.now();
+    const inPage = and(
+      eq(broadcastRecipients.broadcastId, row.id),
+      eq(broadcastRecipients.status, "pending"),
+      gt(broadcastRecipients.contactId, after),
+      sql`${broadcastRecipients.contactId} <= ${upTo}`,
+      sql`${broadcastRecipients.contactId} IN (SELECT ${contacts.id} FROM ${contacts} WHERE ${contacts.companyId} = ${row.companyId} AND ${contacts.optedOutAt} IS NOT NULL AND ${contacts.id} > ${after} AND ${contacts.id} <= ${upTo})`,
+    );
+    const [, rejected] = await db.batch([
+      db
+        .update(broadcasts)
+        .set({ rejectedCount: sql`${broadcasts.rejectedCount} + (SELECT COUNT(*) FROM ${broadcastRecipients} WHERE ${inPage})`, updatedAt: at })
+        .where(eq(broadcasts.id, row.id)),
+      db.update(broadcastRecipients).set({ status: "rejected", reason: "opted_out", detail: null, doneAt: at }).where(inPage).returning({ contactId: broadcastRecipients.contactId }),
+    ]);
+    return new Set(rejected.map((r) => r.contactId));
+  }
+
+  /**
+   * The window mode's checks and commit for one recipient (the same rules and order as `handle`):
+   * rejected (`done`), a wait (the pair gap, the connection's next turn), or committed as
+   * `sending` with its run id after taking a spaced turn (`flight`). `outsideInFlight` counts the
+   * sends in flight outside the service window towards the tier's daily limit.
+   */
+  private async commitOne(
+    db: Db,
+    row: BroadcastRow,
+    connection: ConnectionRow,
+    recipient: RecipientRow,
+    leaseId: string,
+    window: number,
+    outsideInFlight: number,
+  ): Promise<Step | { kind: "flight"; flight: Omit<Flight, "ticketId"> }> {
+    const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, recipient.contactId), eq(contacts.companyId, row.companyId)) });
+    if (!contact) return this.reject(db, row, recipient.contactId, "contact_deleted", null);
+    if (contact.optedOutAt !== null) return this.reject(db, row, contact.id, "opted_out", null);
+    const identity = await reachableIdentity(db, row.companyId, contact.id, connection.channel);
+    const externalId = identity?.externalId ?? (connection.channel !== "instagram" ? contact.phone?.replace(/^\+/, "") : undefined);
+    if (!externalId) return this.reject(db, row, contact.id, "no_identity", null);
+    const now = Date.now();
+    let outside = false;
+    const scale = delayScale(this.env);
+    if (connection.channel === "whatsapp-cloud") {
+      const lastIn = await lastInboundAt(db, row.companyId, contact.id, connection.id);
+      outside = lastIn === null || now - lastIn > SERVICE_WINDOW_MS;
+      if (outside && !row.template) return this.reject(db, row, contact.id, "outside_window", "No message from the contact in the last 24 hours and no approved template.");
+      if (outside) {
+        const limit = dailyLimitOf(await limitsOf(db, connection));
+        if ((await usersOutsideWindowSince(db, connection.id, now - SERVICE_WINDOW_MS)) + outsideInFlight >= limit) {
+          return this.reject(db, row, contact.id, "daily_limit", `The messaging tier allows ${limit} users outside a service window per 24 hours.`);
+        }
+      }
+      const lastOut = await lastOutboundAt(db, row.companyId, contact.id, connection.id);
+      if (lastOut !== null && now - lastOut < pairGapMs(scale)) return { kind: "wait", at: lastOut + pairGapMs(scale) };
+    }
+    let gapMs = this.plannedGap(contact.id);
+    if (gapMs === null) {
+      gapMs = pickDelayMs(row.delay, scale);
+      this.setMeta("plan", JSON.stringify({ contactId: contact.id, gapMs }));
+    }
+    // A turn due soon (the throughput spacing) is waited for here, without checking again.
+    for (;;) {
+      const turn = await takeWindowTurn(db, connection, gapMs, Date.now(), leaseId, window);
+      if (turn.ok) break;
+      if (turn.at - Date.now() > INLINE_WAIT_MS) return { kind: "wait", at: turn.at };
+      await sleep(Math.max(0, turn.at - Date.now()));
+    }
+    // The commit, as in `handle`: from here on this recipient is sent with this run id.
+    const committed = await db
+      .update(broadcastRecipients)
+      .set({ status: "sending", runId: newId(), sendingAt: Date.now(), outsideWindow: outside ? 1 : 0 })
+      .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id), eq(broadcastRecipients.status, "pending")))
+      .returning({ runId: broadcastRecipients.runId, sendingAt: broadcastRecipients.sendingAt });
+    this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = 'plan'");
+    const runId = committed[0]?.runId;
+    if (!runId) return { kind: "done" };
+    return { kind: "flight", flight: { contactId: contact.id, contact, externalId, runId, outside, sendingAt: committed[0]?.sendingAt ?? Date.now() } };
+  }
+
+  /**
+   * Performs a committed send (window mode): the contact's ticket, the template when outside the
+   * window, the flow started with the recipient's run id. Answers the ticket id to watch, or null
+   * when the recipient was rejected here (template or flow failed).
+   */
+  private async handOff(db: Db, row: BroadcastRow, connection: ConnectionRow, flight: Flight): Promise<string | null> {
+    const endTicket = span(this.env, "broadcast.ticket");
+    const ticketId = await companyTicketIdFor(this.env, db, connection, flight.contactId);
+    endTicket();
+    if (flight.outside) {
+      const failed = await this.sendTemplate(db, row, connection, flight.contact, flight.externalId, ticketId);
+      if (failed) {
+        await this.reject(db, row, flight.contactId, "send_failed", failed);
+        return null;
+      }
+    }
+    const endStart = span(this.env, "broadcast.startFlow");
+    const started = await contactSessionOf(this.env, row.companyId, connection.channel, flight.externalId).startFlow({
+      companyId: row.companyId,
+      channel: connection.channel,
+      externalId: flight.externalId,
+      connectionId: connection.id,
+      ticketId,
+      flowId: row.flowId,
+      runId: flight.runId,
+    });
+    endStart();
+    maybeFailHere(this.env, this.ctx.storage.sql, "alarm");
+    if (!started.ok) {
+      await this.reject(db, row, flight.contactId, "flow_failed", "The broadcast's flow is not published.");
+      return null;
+    }
+    return ticketId;
+  }
+
+  /**
+   * Reads, in one query, the first message of every handed-off send in flight; those the provider
+   * took (or that failed for good, or waited SETTLE_MAX_MS) are marked `sent` (or `rejected`
+   * with `send_failed`) in one D1 batch and leave `flights`.
+   */
+  private async settleFlights(db: Db, row: BroadcastRow, flights: Map<string, Flight>): Promise<void> {
+    const handed = [...flights.values()].filter((f): f is Flight & { ticketId: string } => f.ticketId !== null);
+    if (handed.length === 0) return;
+    const endSettle = span(this.env, "broadcast.settle");
+    const found = await db
+      .select({ ticketId: messages.ticketId, key: messages.idempotencyKey, status: messages.status, errorCode: messages.errorCode, errorMessage: messages.errorMessage, seq: messages.seq })
+      .from(messages)
+      .where(and(eq(messages.companyId, row.companyId), inArray(messages.ticketId, [...new Set(handed.map((f) => f.ticketId))]), eq(messages.direction, "out"), like(messages.idempotencyKey, "flow:%")))
+      .orderBy(messages.seq);
+    const at = Date.now();
+    const writes = [];
+    let rejected = 0;
+    for (const flight of handed) {
+      const first = found.find((m) => m.ticketId === flight.ticketId && m.key?.startsWith(`flow:${flight.runId}:`));
+      if (first?.status === "pending" && at - flight.sendingAt < SETTLE_MAX_MS) continue;
+      flights.delete(flight.contactId);
+      if (first?.status === "failed") {
+        rejected++;
+        await this.reject(db, row, flight.contactId, "send_failed", `${first.errorCode ?? "failed"}: ${first.errorMessage ?? ""}`.slice(0, 500));
+        continue;
+      }
+      writes.push(
+        db
+          .update(broadcasts)
+          .set({ sentCount: sql`${broadcasts.sentCount} + 1`, updatedAt: at })
+          .where(and(eq(broadcasts.id, row.id), sql`EXISTS (SELECT 1 FROM ${broadcastRecipients} WHERE ${pendingRow(row.id, flight.contactId, ["sending"])})`)),
+        db
+          .update(broadcastRecipients)
+          .set({ status: "sent", doneAt: at })
+          .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, flight.contactId), eq(broadcastRecipients.status, "sending"))),
+      );
+    }
+    const [head, ...rest] = writes;
+    if (head) await db.batch([head, ...rest]);
+    endSettle();
+    if (rejected > 0) await this.maybePublish(db, row.id, false);
   }
 
   /** The recipient left `sending` by a cut-off alarm, else the first `pending` one (keyset on the index). */

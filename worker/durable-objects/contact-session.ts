@@ -43,9 +43,10 @@
  * repaired from storage when the object starts (platform-limits A3).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, asc, desc, eq, inArray, isNull, sql as drizzleSql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql as drizzleSql } from "drizzle-orm";
 import {
   companies,
+  flows,
   connectionFlows,
   connections,
   contactIdentities,
@@ -68,7 +69,7 @@ import { getDb, isUniqueViolation, type Db } from "../lib/db";
 import { FAULTS_TABLE, armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { adjustContactCount, runBatch } from "../lib/contacts";
 import { companyDay, contactsAddedStatement, ticketOpenedStatement } from "../lib/dashboard";
-import { announceWaitingTicket } from "../lib/online-members";
+import { announceWaitingTicket, onlineMembersQuery } from "../lib/online-members";
 import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
@@ -80,6 +81,7 @@ import { claimBroadcastReply } from "../lib/broadcasts";
 import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
 import { applyOptOut } from "../lib/opt-out";
 import { buildContext, performEffect, type FollowUp, type RunTarget } from "../pipeline/flow-effects";
+import { span } from "../lib/bench-trace";
 
 /**
  * What became of one event: stored (or applied to its target), a duplicate, ignored (presence
@@ -105,6 +107,16 @@ export type StartFlowInput = {
    */
   runId?: string;
 };
+
+/**
+ * Published versions compiled by this isolate, by `companyId:flowId:version`, shared by every
+ * ContactSession it runs (issue 16: a new contact's object no longer reads and compiles the flow).
+ * A published version is immutable; only versions the message's read batch saw published are
+ * served from here, so a flow deleted or unpublished since is never started from this cache.
+ */
+const publishedVersions = new Map<string, CompiledFlow>();
+/** Entries kept in `publishedVersions` (the oldest leaves first). */
+const PUBLISHED_VERSIONS_KEPT = 500;
 
 /** Flows connected to flows (flow connection blocks) one after another at most this many times. */
 export const MAX_FLOW_CHAIN = 10;
@@ -169,11 +181,15 @@ type Preloaded = {
   seen: { id: string; ticketId: string; createdAt: number } | undefined;
   known: { identity: ContactIdentityRow; contact: ContactRow } | undefined;
   open: TicketRow | undefined;
-  optOutWords: { optOutWords: string[] | null } | undefined;
+  optOutWords: { optOutWords: string[] | null; timezone: string } | undefined;
+  /** The company's published flows: flow id → its published version (issue 16: no look-up per start). */
+  published: Map<string, number>;
   keywords: KeywordRow[];
   hours: HoursRow[];
   flows: ConnectionFlowsRow | null;
   subscriptions: Awaited<ReturnType<typeof subscriptionsQuery>>;
+  /** members.id of the company's members online now (who a new waiting ticket is announced to). */
+  online: string[];
 };
 
 /** The message being handled (set by `handle`, cleared after it): its preloaded reads and what they still answer. */
@@ -186,6 +202,11 @@ type Turn = {
   touchedContactId: string | null;
   /** No message with this provider id was stored when the batch ran (the room may skip its look-up). */
   fresh: boolean;
+  /**
+   * The connection and contact this message was routed with (read or written by this turn), so the
+   * effects of a run of theirs started now need no look-up (issue 16: the first reply).
+   */
+  routed?: { connection: ConnectionRow; contact: ContactRow };
 };
 
 export class ContactSession extends DurableObject<AppEnv> {
@@ -200,6 +221,8 @@ export class ContactSession extends DurableObject<AppEnv> {
   private draining = false;
   /** When this instance last swept expired `handled` ids (ms UTC; 0: not yet). */
   private handledSweptAt = 0;
+  /** When this instance last swept expired `pending_reactions` (ms UTC; 0: not yet). */
+  private reactionsSweptAt = 0;
   /** The customer message being handled (see `Turn`); null between messages. */
   private turn: Turn | null = null;
 
@@ -245,12 +268,18 @@ export class ContactSession extends DurableObject<AppEnv> {
    * edit or revoke applied again leaves its target as it was.
    */
   async ingest(connectionId: string, event: ContactEvent, connection?: ConnectionRow): Promise<IngestResult> {
+    const waited = span(this.env, "session.wait-in-queue");
     return this.serialise(async () => {
+      waited();
+      const turn = span(this.env, "session.turn");
       try {
         return await this.handle(connectionId, event, connection);
       } finally {
         this.turn = null;
+        const rearm = span(this.env, "session.rearm");
         await this.rearm();
+        rearm();
+        turn();
       }
     });
   }
@@ -382,7 +411,9 @@ export class ContactSession extends DurableObject<AppEnv> {
 
     let seen: Preloaded["seen"];
     if (contactEvent.kind === "message") {
+      const preloaded = span(this.env, "session.preload");
       const pre = await this.preload(db, connection, event);
+      preloaded();
       seen = pre.seen;
       this.turn = { pre, openContactId: pre.known?.contact.id ?? null, open: pre.open, touchedContactId: pre.known?.contact.id ?? null, fresh: !seen };
     } else {
@@ -403,7 +434,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     const bySender = and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.channel, connection.channel), eq(contactIdentities.externalId, event.from));
     const senderContact = () => db.select({ id: contactIdentities.contactId }).from(contactIdentities).where(bySender);
     // Single-table selects only: drizzle maps a batch's rows by column name, which a join repeats.
-    const [seen, identities, senderContacts, open, company, keywordRows, hours, flows, subscriptions] = await db.batch([
+    const [seen, identities, senderContacts, open, company, publishedRows, keywordRows, hours, flowRow, subscriptions, onlineRows] = await db.batch([
       db
         .select({ id: messages.id, ticketId: messages.ticketId, createdAt: messages.createdAt })
         .from(messages)
@@ -421,11 +452,13 @@ export class ContactSession extends DurableObject<AppEnv> {
         .where(and(eq(tickets.companyId, companyId), inArray(tickets.contactId, senderContact()), eq(tickets.connectionId, connection.id), inArray(tickets.status, ["pending", "open"])))
         .orderBy(desc(tickets.createdAt))
         .limit(1),
-      db.select({ optOutWords: companies.optOutWords }).from(companies).where(eq(companies.id, companyId)).limit(1),
+      db.select({ optOutWords: companies.optOutWords, timezone: companies.timezone }).from(companies).where(eq(companies.id, companyId)).limit(1),
+      db.select({ id: flows.id, publishedVersion: flows.publishedVersion }).from(flows).where(and(eq(flows.companyId, companyId), isNotNull(flows.publishedVersion))),
       activeKeywordsQuery(db, companyId),
       hoursQuery(db, companyId),
       db.select().from(connectionFlows).where(and(eq(connectionFlows.connectionId, connection.id), eq(connectionFlows.companyId, companyId))).limit(1),
       subscriptionsQuery(db, companyId),
+      onlineMembersQuery(db, companyId),
       // The sender's contact (when its identity is known) had a message now: never moved backwards
       // by a redelivery or a late message.
       db
@@ -438,10 +471,12 @@ export class ContactSession extends DurableObject<AppEnv> {
       known: identities[0] && senderContacts[0] ? { identity: identities[0], contact: senderContacts[0] } : undefined,
       open: open[0],
       optOutWords: company[0],
+      published: new Map(publishedRows.flatMap((r) => (r.publishedVersion === null ? [] : [[r.id, r.publishedVersion] as const]))),
       keywords: keywordRows,
       hours,
-      flows: flows[0] ?? null,
+      flows: flowRow[0] ?? null,
       subscriptions,
+      online: onlineRows.map((r) => r.id),
     };
   }
 
@@ -492,6 +527,7 @@ export class ContactSession extends DurableObject<AppEnv> {
   private async route(db: Db, connection: ConnectionRow, event: InboundMessage, again = false): Promise<IngestResult> {
 
     const contact = await this.upsertContact(db, connection, event, this.turn?.pre);
+    if (this.turn) this.turn.routed = { connection, contact };
     this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: event.from, lastInbound: event.externalId });
     const companyId = connection.companyId;
     // A number or user-id change is an event in the conversation, not a customer's message: no
@@ -625,6 +661,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         })
       : undefined;
     const room = roomOf(this.env, ticket.id);
+    const appended = span(this.env, "session.room-append");
     const result = await room.append(
       {
       companyId: connection.companyId,
@@ -655,13 +692,20 @@ export class ContactSession extends DurableObject<AppEnv> {
       errorDetails: null,
       apiKeyId: null,
       },
-      { fresh: this.turn?.fresh === true },
+      // `created`: the ticket was inserted by this turn, so the room need not look for earlier messages.
+      { fresh: this.turn?.fresh === true, newTicket: created },
     );
+    appended();
+    const after = span(this.env, "session.after-append");
     // Moved already by the message's read batch when its identity named this contact.
     if (this.turn?.touchedContactId !== contact.id) await db.update(contacts).set({ lastMessageAt: event.timestamp, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
-    if (created) await room.ticketChanged(connection.companyId, ticket.id);
+    // A ticket just created reaches the hub's lists with its first message: the room's publish of
+    // the message carries the ticket's list entry read after the insert (issue 16: no second
+    // `ticket.updated`, no extra read and hop before the reply).
+    const announced = span(this.env, "session.announce-waiting");
     // Only members who are online are alerted about a conversation waiting (issue 12 "Online status").
-    if (created) await announceWaitingTicket(this.env, db, connection.companyId, ticket, contact.name);
+    if (created) await announceWaitingTicket(this.env, db, connection.companyId, ticket, contact.name, this.turn?.pre.online);
+    announced();
     if (!result.duplicate) await this.applyPendingReaction(connection, ticket.id, result.message.id, event.externalId);
     // Outbound event subscriptions (worker/lib/event-subscriptions.ts); emitEvent never throws.
     const subscriptions = this.turn?.pre.subscriptions;
@@ -676,15 +720,27 @@ export class ContactSession extends DurableObject<AppEnv> {
     if (!result.duplicate && event.rejected) {
       await keepRejected(this.env, db, { companyId: connection.companyId, connectionId: connection.id, channel: connection.channel, ...event.rejected });
     }
+    after();
     return { status: result.duplicate ? "duplicate" : "stored", messageId: result.message.id, ticketId: ticket.id };
   }
 
   /** A reaction that arrived before `externalId` was stored (this contact's), applied now. */
   private async applyPendingReaction(connection: ConnectionRow, ticketId: string, messageId: string, externalId: string): Promise<void> {
     const sql = this.ctx.storage.sql;
-    sql.exec("DELETE FROM pending_reactions WHERE created_at < ?", Date.now() - PENDING_REACTION_TTL_MS);
+    const now = Date.now();
+    // Expired reactions are swept at most once an hour per instance (issue 16: not a write per
+    // message); the look-up ignores them meanwhile.
+    if (now - this.reactionsSweptAt >= 3_600_000) {
+      sql.exec("DELETE FROM pending_reactions WHERE created_at < ?", now - PENDING_REACTION_TTL_MS);
+      this.reactionsSweptAt = now;
+    }
     const pending = sql
-      .exec<{ emoji: string; at: number }>("SELECT emoji, at FROM pending_reactions WHERE connection_id = ? AND target = ?", connection.id, externalId)
+      .exec<{ emoji: string; at: number }>(
+        "SELECT emoji, at FROM pending_reactions WHERE connection_id = ? AND target = ? AND created_at >= ?",
+        connection.id,
+        externalId,
+        now - PENDING_REACTION_TTL_MS,
+      )
       .toArray()[0];
     if (!pending) return;
     await roomOf(this.env, ticketId).updateMessage(connection.companyId, ticketId, messageId, { kind: "reaction", from: "contact", emoji: pending.emoji, at: pending.at });
@@ -801,13 +857,38 @@ export class ContactSession extends DurableObject<AppEnv> {
     return this.ctx.storage.sql.exec<RunRow>("SELECT * FROM runs WHERE status IN ('running', 'waiting') ORDER BY created_at DESC LIMIT 1").toArray()[0];
   }
 
-  /** A published version of a flow, compiled once per object. */
+  /**
+   * A published version of a flow, compiled once per object. `version` null: the newest, which
+   * while a message is handled is the one its read batch saw published (then compiled once per
+   * isolate, see `publishedVersions`), else read from D1.
+   */
   private async version(db: Db, companyId: string, flowId: string, version: number | null): Promise<{ version: number; flow: CompiledFlow } | null> {
+    const published = this.turn?.pre.published;
+    if (version === null && published) {
+      const wanted = published.get(flowId);
+      if (wanted === undefined) return null;
+      const key = `${companyId}:${flowId}:${wanted}`;
+      const shared = publishedVersions.get(key);
+      if (shared) {
+        this.compiled.set(`${flowId}:${wanted}`, shared);
+        return { version: wanted, flow: shared };
+      }
+      const loading = span(this.env, "flow.load-version");
+      const loaded = await loadVersion(db, companyId, flowId, wanted);
+      loading();
+      if (!loaded) return null;
+      if (publishedVersions.size >= PUBLISHED_VERSIONS_KEPT) publishedVersions.delete(publishedVersions.keys().next().value!);
+      publishedVersions.set(key, loaded.compiled);
+      this.compiled.set(`${flowId}:${wanted}`, loaded.compiled);
+      return { version: wanted, flow: loaded.compiled };
+    }
     if (version !== null) {
       const cached = this.compiled.get(`${flowId}:${version}`);
       if (cached) return { version, flow: cached };
     }
+    const loading = span(this.env, "flow.load-version");
     const loaded = await loadVersion(db, companyId, flowId, version);
+    loading();
     if (!loaded) return null;
     this.compiled.set(`${flowId}:${loaded.version}`, loaded.compiled);
     return { version: loaded.version, flow: loaded.compiled };
@@ -888,7 +969,9 @@ export class ContactSession extends DurableObject<AppEnv> {
   /** Computes one step of `run` (pure; nothing stored). Null when the flow or contact is gone (the run is failed). */
   private async prepare(db: Db, run: RunRow, event: FlowEvent): Promise<Prepared | null> {
     const loaded = await this.version(db, run.company_id, run.flow_id, run.version);
+    const building = span(this.env, "flow.context");
     const context = loaded ? await buildContext(this.env, db, run.company_id, run.contact_id, run.flow_id, Date.now(), run.connection_id) : null;
+    building();
     if (!loaded || !context) {
       const state = readState(run);
       if (state.status === "waiting" || state.status === "running") {
@@ -1004,19 +1087,28 @@ export class ContactSession extends DurableObject<AppEnv> {
 
   private async perform(db: Db, run: RunRow, item: OutboxItem, seq: number, targets: Map<string, RunTarget | null>): Promise<FollowUp> {
     if (item.type === "stats") {
+      const recorded = span(this.env, "flow.stats");
       await recordStats(db, run.company_id, run.flow_id, item.visited, item.stoppedAt);
+      recorded();
       return null;
     }
     // An engine warning is kept on the run (and still logged by performEffect).
     if (item.type === "warning") this.warn(run.id, { nodeId: item.nodeId, code: item.code, message: item.message });
     const key = `${run.id}:${run.ticket_id}`;
+    const targeting = span(this.env, "flow.target");
     if (!targets.has(key)) targets.set(key, await this.targetOf(db, run));
+    targeting();
     const target = targets.get(key);
     if (!target) {
       console.warn(`[contact-session] run ${run.id}: its connection or contact is gone; ${item.type} skipped`);
       return null;
     }
-    return performEffect(this.env, db, target, item, `flow:${run.id}:${seq}`);
+    const performed = span(this.env, `flow.effect-${item.type}`);
+    try {
+      return await performEffect(this.env, db, target, item, `flow:${run.id}:${seq}`);
+    } finally {
+      performed();
+    }
   }
 
   /** Appends a warning to run `runId` (the newest RUN_WARNINGS_KEPT are kept). */
@@ -1029,8 +1121,15 @@ export class ContactSession extends DurableObject<AppEnv> {
   }
 
   private async targetOf(db: Db, run: RunRow): Promise<RunTarget | null> {
-    const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, run.connection_id), eq(connections.companyId, run.company_id)) });
-    const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, run.contact_id), eq(contacts.companyId, run.company_id)), columns: { phone: true } });
+    // The message being handled routed this very connection and contact: no look-up (issue 16).
+    const routed = this.turn?.routed;
+    const known = routed && routed.connection.id === run.connection_id && routed.connection.companyId === run.company_id && routed.contact.id === run.contact_id ? routed : undefined;
+    const connection = known
+      ? known.connection
+      : await db.query.connections.findFirst({ where: and(eq(connections.id, run.connection_id), eq(connections.companyId, run.company_id)) });
+    const contact = known
+      ? { phone: known.contact.phone }
+      : await db.query.contacts.findFirst({ where: and(eq(contacts.id, run.contact_id), eq(contacts.companyId, run.company_id)), columns: { phone: true } });
     const externalId = this.meta("externalId");
     if (!connection || !contact || !externalId) return null;
     return {
@@ -1142,6 +1241,11 @@ export class ContactSession extends DurableObject<AppEnv> {
     if (!contact && event.phone) {
       contact = await db.query.contacts.findFirst({ where: and(eq(contacts.companyId, companyId), eq(contacts.phone, event.phone)) });
     }
+    // The identities the contact is not known by yet (the sender's id, and its user id).
+    const add = [...new Set([event.from, event.userId])].filter((id): id is string => id !== undefined && id !== known?.externalId && !(id === event.from && identity));
+    const identityRows = (contactId: string) =>
+      add.map((externalId) => db.insert(contactIdentities).values({ id: newId(), companyId, contactId, channel: connection.channel, externalId, createdAt: at }).onConflictDoNothing());
+    let identitiesAdded = false;
     if (!contact) {
       const row: ContactRow = {
         id: newId(),
@@ -1160,11 +1264,19 @@ export class ContactSession extends DurableObject<AppEnv> {
         updatedAt: at,
       };
       try {
+        const created = span(this.env, "session.new-contact");
         // The company's contact count moves in the same transaction (issue 4: a maintained count).
-        // The dashboard's new-contacts counter too (issue 12).
-        await runBatch(db, [db.insert(contacts).values(row), adjustContactCount(db, companyId, 1), await contactsAddedStatement(db, companyId, 1, at)]);
+        // The dashboard's new-contacts counter too (issue 12), and its identities (issue 16: one round trip).
+        await runBatch(db, [db.insert(contacts).values(row), adjustContactCount(db, companyId, 1), await contactsAddedStatement(db, companyId, 1, at), ...identityRows(row.id)]);
         contact = row;
-        await emitEvent(this.env, companyId, "contact.created", { contact: { id: row.id, name: row.name, phone: row.phone, email: row.email } });
+        identitiesAdded = true;
+        // Inserted with this message's time as its last message: nothing to move after storing it.
+        if (this.turn) this.turn.touchedContactId = row.id;
+        created();
+        const emitted = span(this.env, "session.emit-contact-created");
+        // The subscriptions the message's read batch found (none read again).
+        await emitEvent(this.env, companyId, "contact.created", { contact: { id: row.id, name: row.name, phone: row.phone, email: row.email } }, this.turn?.pre.subscriptions);
+        emitted();
       } catch (error) {
         if (!isUniqueViolation(error) || !event.phone) throw error;
         contact = await db.query.contacts.findFirst({ where: and(eq(contacts.companyId, companyId), eq(contacts.phone, event.phone)) });
@@ -1174,13 +1286,11 @@ export class ContactSession extends DurableObject<AppEnv> {
       await db.update(contacts).set({ name: event.profileName.trim(), updatedAt: at }).where(eq(contacts.id, contact.id));
       contact = { ...contact, name: event.profileName.trim() };
     }
-    const add = [...new Set([event.from, event.userId])].filter((id): id is string => id !== undefined && id !== known?.externalId);
-    for (const externalId of add) {
-      if (externalId === event.from && identity) continue;
-      await db
-        .insert(contactIdentities)
-        .values({ id: newId(), companyId, contactId: contact.id, channel: connection.channel, externalId, createdAt: at })
-        .onConflictDoNothing();
+    if (!identitiesAdded && add.length > 0) {
+      const added = span(this.env, "session.new-identity");
+      const [first, ...rest] = identityRows(contact.id);
+      await db.batch([first!, ...rest]);
+      added();
     }
     return contact;
   }
@@ -1211,7 +1321,9 @@ export class ContactSession extends DurableObject<AppEnv> {
       updatedAt: at,
     };
     // The customer's message opened it: a receptive attendance on the dashboard (issue 12), counted in the same batch.
+    const opened = span(this.env, "session.new-ticket");
     await runBatch(db, [db.insert(tickets).values(ticket), ticketOpenedStatement(db, connection.companyId, "customer", await companyDay(db, connection.companyId, at))]);
+    opened();
     if (this.turn) {
       this.turn.openContactId = contact.id;
       this.turn.open = ticket;

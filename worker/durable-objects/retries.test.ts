@@ -1,12 +1,13 @@
 /**
  * Retry paths under the fault switch (issue 17), inside workerd against real D1, Durable Objects and
  * Queues: provider sends retried with backoff in ticket order (TicketRoom), permanent provider errors
- * failing at once, outbox effects and alarms re-armed after a failure (ContactSession), a run showing
+ * failing at once, only the provider's transient answers counted against the attempt limit (failures
+ * of ours retried on a time budget, every attempt's reason kept), outbox effects and alarms re-armed after a failure (ContactSession), a run showing
  * an effect given up, queue messages redelivered by the platform and dead-lettered, and FAULTS
  * ignored in a production-marked environment. Faults are armed per number (the Graph API stand-in's
  * POST /__faults), per contact, ticket or job (Durable Object storage), never globally.
  */
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { jobs } from "../../schema";
 import type { FlowRunAnswer } from "../../schema/flow-api";
@@ -16,7 +17,7 @@ import { getDb } from "../lib/db";
 import { FaultInjected, armFault, faultRates, faultScopeOf, faultsEnabled, injectedSendFailure, maybeFail } from "../lib/faults";
 import { newId } from "../lib/ids";
 import { contactSessionOf, roomOf } from "../lib/realtime";
-import { sendRetryDelayMs } from "./ticket-room";
+import { SEND_MAX_ATTEMPTS, SEND_OWN_RETRY_MS, attemptSummary, isProviderAnswer, sendRetryDelayMs, type SendAttemptReason } from "./ticket-room";
 import { effectRetryDelayMs } from "./contact-session";
 import { activeCompanyId, call, expectStatus, register } from "../test/helpers";
 import { cloudConnection, deliverOk, onlyTicket, textWebhook, ticketMessages, uniqueWaId, wamid } from "../test/channel-helpers";
@@ -146,6 +147,103 @@ describe("provider sends (TicketRoom)", () => {
     const sent = await memberSend(owner.token, ticketId, "Depois do alarme");
     await waitFor(() => messageOf(owner.token, ticketId, sent.id), (m) => m?.status === "sent", "the send after a failed alarm", 20_000);
     expect((await sendsTo(phoneNumberId)).map((r) => r.status ?? 200)).toEqual([500, 200]);
+  });
+});
+
+/** A send queued in a TicketRoom, as its `sends` table holds it. */
+type QueuedSend = { attempts: number; provider_failures: number; own_since: number | null; reasons: string | null };
+
+/** The room's first queued send, or undefined when its queue is empty. */
+async function queuedSend(room: ReturnType<typeof roomOf>): Promise<QueuedSend | undefined> {
+  return runInDurableObject(room, (_instance, ctx) =>
+    ctx.storage.sql.exec<QueuedSend>("SELECT attempts, provider_failures, own_since, reasons FROM sends ORDER BY seq LIMIT 1").toArray()[0],
+  );
+}
+
+/**
+ * Runs the room's retries without waiting out their backoff: makes the queued send due and runs the
+ * room's alarm (one attempt each time), until `done` holds for the queued send (undefined: the queue
+ * is empty). Answers that queued send.
+ */
+async function fastForward(room: ReturnType<typeof roomOf>, done: (row: QueuedSend | undefined) => boolean, what: string): Promise<QueuedSend | undefined> {
+  for (let step = 0; step < 60; step++) {
+    const row = await queuedSend(room);
+    if (done(row)) return row;
+    await runInDurableObject(room, (_instance, ctx) => void ctx.storage.sql.exec("UPDATE sends SET next_at = 0 WHERE in_flight_at IS NULL"));
+    await runDurableObjectAlarm(room);
+  }
+  throw new Error(`the room's send never reached: ${what}; last: ${JSON.stringify(await queuedSend(room))}`);
+}
+
+describe("what counts against a send's attempts (TicketRoom)", () => {
+  it("failures of ours (no answer from the provider) do not use up the provider's attempts: the send goes out after them", { timeout: 30_000 }, async () => {
+    const { owner, phoneNumberId, ticketId } = await ticketSetup();
+    const room = roomOf(env, ticketId);
+    // As many injected failures of ours as the provider's attempt limit.
+    expect(await room.armFaults("send", SEND_MAX_ATTEMPTS)).toBe(true);
+    const sent = await memberSend(owner.token, ticketId, "Nossa rede falhou");
+    const held = await fastForward(room, (r) => r === undefined || r.attempts >= SEND_MAX_ATTEMPTS, `${SEND_MAX_ATTEMPTS} failed attempts`);
+    // Still queued and pending: none of them was the provider's answer. Each reason is kept.
+    expect(held).toMatchObject({ attempts: SEND_MAX_ATTEMPTS, provider_failures: 0 });
+    expect(held?.own_since).toBeGreaterThan(0);
+    const reasons = JSON.parse(held?.reasons ?? "[]") as SendAttemptReason[];
+    expect(reasons.map((r) => [r.n, r.code, r.provider])).toEqual(Array.from({ length: SEND_MAX_ATTEMPTS }, (_, i) => [i + 1, "fault_injected", false]));
+    expect((await messageOf(owner.token, ticketId, sent.id))?.status).toBe("pending");
+    await fastForward(room, (r) => r === undefined, "the send to leave the queue");
+    const message = await waitFor(() => messageOf(owner.token, ticketId, sent.id), (m) => m?.status !== "pending", "the message to settle");
+    expect(message?.status).toBe("sent");
+    expect(message?.error ?? null).toBeNull();
+    // The provider saw one request, the one it accepted.
+    expect((await sendsTo(phoneNumberId)).map((r) => [textOf(r), r.status ?? 200])).toEqual([["Nossa rede falhou", 200]]);
+  });
+
+  it("only the provider's transient answers count: after SEND_MAX_ATTEMPTS of them it fails with the provider's reason and every attempt's", { timeout: 30_000 }, async () => {
+    const { owner, phoneNumberId, ticketId } = await ticketSetup();
+    const room = roomOf(env, ticketId);
+    expect(await room.armFaults("send", 3)).toBe(true);
+    await failSends(phoneNumberId, SEND_MAX_ATTEMPTS, 503, 2, "Service temporarily unavailable");
+    const sent = await memberSend(owner.token, ticketId, "Meta fora do ar");
+    await fastForward(room, (r) => r === undefined, "the send to fail for good");
+    const failed = await waitFor(() => messageOf(owner.token, ticketId, sent.id), (m) => m?.status !== "pending", "the message to settle");
+    expect(failed?.status).toBe("failed");
+    expect(failed?.error?.code).toBe("2");
+    expect(failed?.error?.message).toBe("Service temporarily unavailable");
+    expect(failed?.error?.details).toMatch(new RegExp(`^Tried ${SEND_MAX_ATTEMPTS + 3} times over \\d+ s\\. Provider: 2 ×${SEND_MAX_ATTEMPTS}\\. Ours: fault_injected ×3\\.$`));
+    // The three failures of ours never reached the provider; it refused all SEND_MAX_ATTEMPTS that did.
+    const attempts = await sendsTo(phoneNumberId);
+    expect(attempts.map((r) => r.status ?? 200)).toEqual(Array.from({ length: SEND_MAX_ATTEMPTS }, () => 503));
+    // Positive control: the queue moved on.
+    const later = await memberSend(owner.token, ticketId, "Depois da falha");
+    await waitFor(() => messageOf(owner.token, ticketId, later.id), (m) => m?.status === "sent", "the later message to be sent");
+  });
+
+  it("failures of ours end on a time budget: SEND_OWN_RETRY_MS after the first, the send fails with that reason", { timeout: 30_000 }, async () => {
+    const { owner, phoneNumberId, ticketId } = await ticketSetup();
+    const room = roomOf(env, ticketId);
+    expect(await room.armFaults("send", 100)).toBe(true);
+    const sent = await memberSend(owner.token, ticketId, "Nunca sai");
+    await fastForward(room, (r) => r === undefined || r.attempts >= 2, "two failed attempts");
+    // The first failure of ours is now SEND_OWN_RETRY_MS old: the next one ends the send.
+    await runInDurableObject(room, (_instance, ctx) => void ctx.storage.sql.exec("UPDATE sends SET own_since = own_since - ?", SEND_OWN_RETRY_MS));
+    await fastForward(room, (r) => r === undefined, "the send to fail for good");
+    const failed = await waitFor(() => messageOf(owner.token, ticketId, sent.id), (m) => m?.status !== "pending", "the message to settle");
+    expect(failed?.status).toBe("failed");
+    expect(failed?.error?.code).toBe("fault_injected");
+    expect(failed?.error?.details).toMatch(/^Tried (\d+) times over \d+ s\. Ours: fault_injected ×\1\.$/);
+    // Positive control for "never reached the provider": the connection's number got no send at all.
+    expect(await sendsTo(phoneNumberId)).toEqual([]);
+  });
+
+  it("classifies failures: network, injected and internal ones are ours; HTTP and Meta codes are the provider's", () => {
+    for (const code of ["network", "fault_injected", "internal"]) expect(isProviderAnswer(code)).toBe(false);
+    for (const code of ["2", "4", "131000", "130429", "500", "evolution_unavailable"]) expect(isProviderAnswer(code)).toBe(true);
+    expect(isProviderAnswer(injectedSendFailure({ ENVIRONMENT: "test", FAULTS: "send:1" })!.errorCode)).toBe(false);
+    const reasons: SendAttemptReason[] = [
+      { n: 1, at: 1_000, code: "network", provider: false, message: "" },
+      { n: 2, at: 3_000, code: "2", provider: true, message: "" },
+      { n: 3, at: 8_000, code: "2", provider: true, message: "" },
+    ];
+    expect(attemptSummary(reasons, 3, 11_400)).toBe("Tried 3 times over 10 s. Provider: 2 ×2. Ours: network ×1.");
   });
 });
 

@@ -8,12 +8,19 @@
  * not yet settled, in order (issue 17). Messages themselves live in D1.
  *
  * Sends and their retries: a stored outbound message is queued in `sends` and sent after every
- * earlier one of this ticket. A transient failure (the adapter's `retryable`: network, HTTP 5xx/429,
- * Meta's rate-limit and "try again" codes) keeps it `pending` and holds the later ones back; it is
- * tried again from this object's alarm after an exponential backoff with jitter
- * (`sendRetryDelayMs`), at most SEND_MAX_ATTEMPTS times, then fails with the provider's reason. A
- * permanent failure fails at once with the provider's code and message. The provider's id is kept
- * in `sends` before D1 is updated, so a retry after a D1 hiccup never sends the message twice.
+ * earlier one of this ticket. A transient failure keeps it `pending` and holds the later ones back;
+ * it is tried again from this object's alarm after an exponential backoff with jitter
+ * (`sendRetryDelayMs`). Two kinds of transient failure are counted apart (issue 17,
+ * `isProviderAnswer`): the provider's own transient answers (HTTP 5xx/429, Meta's rate-limit and
+ * "try again" codes) count against SEND_MAX_ATTEMPTS, after which the message fails with the
+ * provider's reason; failures of ours (a request that never got an answer: `network`, the fault
+ * switch's `fault_injected`; D1 or storage throwing: `internal`) are retried for SEND_OWN_RETRY_MS
+ * after the first of them, however many attempts that takes, so an overloaded machine or a
+ * restart never uses up the provider's attempts. A permanent failure fails at once with the
+ * provider's code and message. Every failed attempt's reason is kept with the send (`reasons`),
+ * and a message that fails after more than one attempt shows them summed up in its error details.
+ * The provider's id is kept in `sends` before D1 is updated, so a retry after a D1 hiccup never
+ * sends the message twice (and a send the provider took is never failed for a D1 error).
  *
  * Sends cut off by a restart (issue 17): before each attempt the row is marked `in_flight_at` (made
  * durable before the request leaves) and the alarm is set SEND_LEASE_MS ahead, so a room whose
@@ -46,7 +53,7 @@ import {
 } from "../lib/sockets";
 import { adapterFor } from "../channels";
 import type { OutboundMessage, SendResult } from "../channels/types";
-import { FAULTS_TABLE, armFault, maybeFailHere, type FaultOp } from "../lib/faults";
+import { FAULTS_TABLE, armFault, injectedSendAnswer, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { getDb } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
@@ -55,6 +62,7 @@ import { hubOf } from "../lib/realtime";
 import { recordFirstResponse } from "../lib/dashboard";
 import { applyStatus, takeOrphanStatuses } from "../pipeline/statuses";
 import { emitEvent } from "../lib/event-subscriptions";
+import { span } from "../lib/bench-trace";
 
 /** A message to store; `seq`, ids and timestamps are filled in by the room. */
 export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> & { id?: string };
@@ -62,10 +70,63 @@ export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updated
 export type AppendResult = { message: MessageAnswer; duplicate: boolean };
 
 /**
- * Attempts of one send before it fails for good (the first one included): 8, about two minutes of
- * backoff, so a provider outage of a minute (or a restart of ours) does not fail a reply.
+ * The provider's transient answers one send may get before it fails for good: 8, about two minutes
+ * of backoff, so a provider outage of a minute does not fail a reply. Failures of ours are not
+ * counted here (see SEND_OWN_RETRY_MS).
  */
 export const SEND_MAX_ATTEMPTS = 8;
+/**
+ * How long a send keeps being retried after the first failure of ours (a request that got no
+ * answer from the provider, or D1/storage throwing), in ms: 10 minutes, with the same capped
+ * backoff (at most SEND_RETRY_MAX_MS between attempts). Then it fails with that failure's code.
+ */
+export const SEND_OWN_RETRY_MS = 10 * 60_000;
+/** Failed attempts whose reasons are kept with a send (the latest ones). */
+const SEND_REASONS_KEPT = 20;
+/**
+ * Failure codes that are ours, not an answer of the provider: the request failed before any answer
+ * (`network`), the fault switch's injected send (`fault_injected`, worker/lib/faults.ts
+ * `injectedSendAnswer`), or D1/storage/the adapter throwing (`internal`).
+ */
+export const OWN_FAILURE_CODES: ReadonlySet<string> = new Set(["network", "fault_injected", "internal"]);
+
+/** True when a transient failure with `errorCode` was the provider's answer (counted against SEND_MAX_ATTEMPTS). */
+export function isProviderAnswer(errorCode: string): boolean {
+  return !OWN_FAILURE_CODES.has(errorCode);
+}
+
+/** One failed attempt of a send, as kept in `sends.reasons` (JSON array, oldest first). */
+export type SendAttemptReason = {
+  /** Attempt number (1-based, every attempt counted). */
+  n: number;
+  /** ms UTC when the attempt failed. */
+  at: number;
+  code: string;
+  /** True for the provider's answer, false for a failure of ours (`isProviderAnswer`). */
+  provider: boolean;
+  /** The failure's message, at most 160 characters. */
+  message: string;
+};
+
+/**
+ * A failed send's attempts summed up for its error details (plain English, like the provider's own
+ * messages): how many attempts over how long, and each reason with its count, e.g.
+ * "Tried 8 times over 121 s. Provider: 2 ×5, 131000 ×3. Ours: network ×2."
+ */
+export function attemptSummary(reasons: SendAttemptReason[], attempts: number, now: number): string {
+  const count = (provider: boolean) => {
+    const by = new Map<string, number>();
+    for (const r of reasons) if (r.provider === provider) by.set(r.code, (by.get(r.code) ?? 0) + 1);
+    return [...by].map(([code, n]) => `${code} ×${n}`).join(", ");
+  };
+  const since = reasons[0]?.at ?? now;
+  const parts = [`Tried ${attempts} times over ${Math.round((now - since) / 1000)} s.`];
+  const provider = count(true);
+  const ours = count(false);
+  if (provider) parts.push(`Provider: ${provider}.`);
+  if (ours) parts.push(`Ours: ${ours}.`);
+  return parts.join(" ");
+}
 /** Backoff of the first retry (ms); it doubles for each later one, capped at SEND_RETRY_MAX_MS. */
 export const SEND_RETRY_BASE_MS = 1_000;
 export const SEND_RETRY_MAX_MS = 60_000;
@@ -104,6 +165,12 @@ type SendRow = {
   in_flight_at: number | null;
   /** ms UTC until which a send cut off by a restart waits for the provider's report; null otherwise. */
   doubt_until: number | null;
+  /** The provider's transient answers so far (counted against SEND_MAX_ATTEMPTS). */
+  provider_failures: number;
+  /** ms UTC of the first failure of ours (SEND_OWN_RETRY_MS runs from it); null when none yet. */
+  own_since: number | null;
+  /** JSON SendAttemptReason[]: the latest SEND_REASONS_KEPT failed attempts; null when none failed. */
+  reasons: string | null;
 };
 
 /**
@@ -156,6 +223,9 @@ export class TicketRoom extends DurableObject<AppEnv> {
       const columns = this.ctx.storage.sql.exec<{ name: string }>("PRAGMA table_info(sends)").toArray().map((c) => c.name);
       if (!columns.includes("in_flight_at")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN in_flight_at INTEGER");
       if (!columns.includes("doubt_until")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN doubt_until INTEGER");
+      if (!columns.includes("provider_failures")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN provider_failures INTEGER NOT NULL DEFAULT 0");
+      if (!columns.includes("own_since")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN own_since INTEGER");
+      if (!columns.includes("reasons")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN reasons TEXT");
       this.recoverCutOffSends();
       // Sends left over by a restart go on from the alarm.
       const left = this.ctx.storage.sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM sends").one().at;
@@ -176,12 +246,15 @@ export class TicketRoom extends DurableObject<AppEnv> {
     );
   }
 
-  /** Next message sequence number of this ticket (starts at 1). */
-  private async nextSeq(ticketId: string): Promise<number> {
+  /**
+   * Next message sequence number of this ticket (starts at 1). `newTicket`: the caller created the
+   * ticket in this very turn, so D1 holds no message of it and is not asked (issue 16).
+   */
+  private async nextSeq(ticketId: string, newTicket = false): Promise<number> {
     const row = this.ctx.storage.sql
       .exec<{ v: number }>("INSERT INTO meta (k, v) VALUES ('seq', 1) ON CONFLICT(k) DO UPDATE SET v = v + 1 RETURNING v")
       .one();
-    if (row.v === 1) {
+    if (row.v === 1 && !newTicket) {
       // A room whose storage is new (e.g. first use) continues after what D1 already holds.
       const existing = await getDb(this.env.DB)
         .select({ max: sql<number | null>`MAX(${messages.seq})` })
@@ -201,27 +274,33 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * key) stores nothing and answers the existing message with `duplicate: true`. `fresh`: the
    * caller has just found no message with this provider id (the contact's serialised session), so
    * the look-up before the insert is skipped; the insert's conflict clause still catches a duplicate
-   * (issue 16: the insert, the ticket's list entry and its read-back are one D1 batch).
+   * (issue 16: the insert, the ticket's list entry and its read-back are one D1 batch). `newTicket`:
+   * the caller has just created this ticket (its first message: no D1 look-up of earlier seqs).
    */
-  async append(input: AppendInput, options: { fresh?: boolean } = {}): Promise<AppendResult> {
+  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean } = {}): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
-    const run = this.appends.then(() => this.appendNow(input, options.fresh === true));
+    const waited = span(this.env, "room.wait-in-queue");
+    const run = this.appends.then(() => {
+      waited();
+      return this.appendNow(input, options.fresh === true, options.newTicket === true);
+    });
     this.appends = run.catch(() => undefined);
     return run;
   }
 
-  private async appendNow(input: AppendInput, fresh = false): Promise<AppendResult> {
+  private async appendNow(input: AppendInput, fresh = false, newTicket = false): Promise<AppendResult> {
     const db = getDb(this.env.DB);
     const existing = fresh && input.externalId ? undefined : await this.findExisting(input);
     if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true };
     const at = Date.now();
-    const row: MessageRow = { ...input, id: input.id ?? newId(), seq: await this.nextSeq(input.ticketId), createdAt: at, updatedAt: at };
+    const row: MessageRow = { ...input, id: input.id ?? newId(), seq: await this.nextSeq(input.ticketId, newTicket), createdAt: at, updatedAt: at };
     const visible = input.type !== "reaction";
     // A system event (a number change) is shown, but is nothing for a member to read.
     const unread = input.direction === "in" && input.type !== "reaction" && input.type !== "system";
     // One round trip (issue 16): the insert, the ticket's list entry (only when the insert happened:
     // a duplicate moves nothing) and the ticket as the lists show it.
+    const batched = span(this.env, "room.batch");
     const [inserted, , ...ticketRows] = await db.batch([
       db.insert(messages).values(row).onConflictDoNothing().returning(),
       db
@@ -239,6 +318,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
         .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${row.id})`)),
       ...ticketAnswerQueries(db, input.companyId, input.ticketId),
     ]);
+    batched();
     if (!inserted[0]) {
       const again = await this.findExisting(input);
       if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true };
@@ -247,7 +327,9 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // A member's (or the API's) first answer in a customer's ticket: the dashboard's first response (issue 12).
     const firstResponse = input.direction === "out" && (input.senderMemberId || input.apiKeyId);
     if (firstResponse) await recordFirstResponse(db, input.companyId, input.ticketId, at);
+    const presented = span(this.env, "room.present");
     const [message] = await presentMessages(this.env, db, [row]);
+    presented();
     // The list entry read in the batch, unless the first response changed the ticket since.
     const ticketAnswer = firstResponse ? undefined : presentTicketBatch(ticketRows);
     await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer);
@@ -292,8 +374,10 @@ export class TicketRoom extends DurableObject<AppEnv> {
 
   /**
    * Sends the queued messages in order. One whose retry is not due yet holds the later ones back and
-   * sets the alarm for its time; an error of ours (D1, the adapter throwing) counts as a transient
-   * failure of that send.
+   * sets the alarm for its time. A transient failure is recorded with its reason and counted by its
+   * kind (file header): the provider's answers against SEND_MAX_ATTEMPTS, failures of ours (D1, the
+   * adapter throwing: code `internal`) against SEND_OWN_RETRY_MS; a send the provider took already
+   * (`external_id`) is never failed, only its D1 update retried.
    */
   private async pumpNow(): Promise<void> {
     const sqlStore = this.ctx.storage.sql;
@@ -329,22 +413,40 @@ export class TicketRoom extends DurableObject<AppEnv> {
         sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
         continue;
       }
+      const now = Date.now();
       const attempts = row.attempts + 1;
-      if (attempts >= SEND_MAX_ATTEMPTS) {
-        await this.settle(row, { ok: false, ...retry, retryable: false });
+      const provider = isProviderAnswer(retry.errorCode);
+      const providerFailures = row.provider_failures + (provider ? 1 : 0);
+      const ownSince = provider ? row.own_since : (row.own_since ?? now);
+      const reasons = [...reasonsOf(row), { n: attempts, at: now, code: retry.errorCode, provider, message: retry.errorMessage.slice(0, 160) }].slice(-SEND_REASONS_KEPT);
+      // The provider took it already (external_id): only D1 failed, so it is never failed, only settled later.
+      const exhausted = provider ? providerFailures >= SEND_MAX_ATTEMPTS : !row.external_id && ownSince !== null && now - ownSince >= SEND_OWN_RETRY_MS;
+      if (exhausted) {
+        console.warn(`[ticket-room] send of message ${row.message_id} failed for good: ${attemptSummary(reasons, attempts, now)}`);
+        await this.settle(row, { ok: false, ...retry, retryable: false }, attemptSummary(reasons, attempts, now));
         sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
         continue;
       }
-      const nextAt = Date.now() + sendRetryDelayMs(attempts);
-      sqlStore.exec("UPDATE sends SET attempts = ?, next_at = ? WHERE seq = ?", attempts, nextAt, row.seq);
+      const nextAt = now + sendRetryDelayMs(attempts);
+      sqlStore.exec(
+        "UPDATE sends SET attempts = ?, provider_failures = ?, own_since = ?, reasons = ?, next_at = ? WHERE seq = ?",
+        attempts,
+        providerFailures,
+        ownSince,
+        JSON.stringify(reasons),
+        nextAt,
+        row.seq,
+      );
       await this.ctx.storage.setAlarm(nextAt);
       return;
     }
   }
 
   /**
-   * One attempt of a queued send. Answers null when the send is settled (sent, or failed for good),
-   * or the transient failure to retry.
+   * One attempt of a queued send. Answers null when the send is settled (sent, or failed at once
+   * for a permanent reason), or the transient failure to retry (pumpNow counts it). A `send` fault
+   * armed in this room (`armFaults("send", n)`) answers the fault switch's failure instead of
+   * sending.
    */
   private async deliver(row: SendRow): Promise<{ errorCode: string; errorMessage: string } | null> {
     if (row.external_id) {
@@ -365,7 +467,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       await this.ctx.storage.setAlarm(Date.now() + SEND_LEASE_MS);
       await this.ctx.storage.sync();
       try {
-        result = await adapter.send(connection, recipient, outbound, row.message_id);
+        result = takeArmedFault(this.env, this.ctx.storage.sql, "send") ? injectedSendAnswer() : await adapter.send(connection, recipient, outbound, row.message_id);
       } finally {
         this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = NULL WHERE seq = ?", row.seq);
       }
@@ -374,10 +476,12 @@ export class TicketRoom extends DurableObject<AppEnv> {
     }
     if (!result.ok && result.retryable) {
       console.warn(`[ticket-room] send of message ${row.message_id} failed transiently (${result.errorCode}, attempt ${row.attempts + 1}): ${result.errorMessage.slice(0, 300)}`);
-      if (row.attempts + 1 < SEND_MAX_ATTEMPTS) return { errorCode: result.errorCode, errorMessage: result.errorMessage };
+      return { errorCode: result.errorCode, errorMessage: result.errorMessage };
     }
     if (result.ok) this.ctx.storage.sql.exec("UPDATE sends SET external_id = ? WHERE seq = ?", result.externalId, row.seq);
-    await this.settle(row, result);
+    // A permanent failure after earlier failed attempts shows them too.
+    const earlier = reasonsOf(row);
+    await this.settle(row, result, !result.ok && earlier.length > 0 ? attemptSummary(earlier, row.attempts + 1, Date.now()) : null);
     return null;
   }
 
@@ -394,8 +498,11 @@ export class TicketRoom extends DurableObject<AppEnv> {
     return found[0]?.externalId ?? null;
   }
 
-  /** Writes a send's outcome to D1 (sent with the provider's id, or failed with its reason) and fans it out. */
-  private async settle(row: SendRow, result: SendResult): Promise<void> {
+  /**
+   * Writes a send's outcome to D1 (sent with the provider's id, or failed with its reason and
+   * `details`: the attempts summed up, or null) and fans it out.
+   */
+  private async settle(row: SendRow, result: SendResult, details: string | null = null): Promise<void> {
     const db = getDb(this.env.DB);
     const at = Date.now();
     const where = and(eq(messages.id, row.message_id), eq(messages.companyId, row.company_id));
@@ -411,7 +518,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
         message: { id: row.message_id, ticketId: row.ticket_id, connectionId: row.connection_id, externalId: result.externalId, sentAt: at },
       });
     } else {
-      await db.update(messages).set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, updatedAt: at }).where(where);
+      await db.update(messages).set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, errorDetails: details, updatedAt: at }).where(where);
     }
     await this.refresh(row.company_id, row.ticket_id, row.message_id);
   }
@@ -630,6 +737,17 @@ export class TicketRoom extends DurableObject<AppEnv> {
       });
     }
     return undefined;
+  }
+}
+
+/** The failed attempts kept with a queued send (oldest first); [] when none or unreadable. */
+function reasonsOf(row: SendRow): SendAttemptReason[] {
+  if (!row.reasons) return [];
+  try {
+    const parsed: unknown = JSON.parse(row.reasons);
+    return Array.isArray(parsed) ? (parsed as SendAttemptReason[]) : [];
+  } catch {
+    return [];
   }
 }
 

@@ -28,7 +28,7 @@ import { type ContactImportRow, normalizeContactPhone, upsertContactsByPhone } f
 import type { Db } from "../lib/db";
 import { now } from "../lib/db";
 import { R2ObjectWriter } from "../lib/r2-writer";
-import { openXlsx, XlsxError, type XlsxLimits, type XlsxSheetInfo, type XlsxWorkbook, DEFAULT_XLSX_LIMITS } from "../lib/xlsx-reader";
+import { openXlsx, XlsxError, type XlsxLimits, type XlsxSheetInfo, type XlsxWorkbook, DEFAULT_XLSX_LIMITS, yieldToOthers } from "../lib/xlsx-reader";
 import { XlsxWriter } from "../lib/xlsx-writer";
 import { type ByteSource, r2Source } from "../lib/zip-reader";
 import { deleteStaging, failJob, JobFailure, loadJob, publishJob, stagingPrefix } from "./common";
@@ -43,11 +43,10 @@ export const ROWS_PER_YIELD = 200;
 
 /**
  * Lets the isolate's other work (requests, other queue messages) run before going on: a macrotask
- * turn (a zero timer), not a microtask. Used between chunks by the import and export jobs.
+ * turn (a zero timer), not a microtask. Used between chunks by the import and export jobs; the
+ * .xlsx reader also yields every XML_BYTES_PER_YIELD bytes it parses.
  */
-export function yieldToOthers(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
+export { yieldToOthers };
 
 /**
  * Most rows per staged chunk (one upsert call, one D1 batch). Small enough that one chunk's batch

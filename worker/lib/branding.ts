@@ -25,6 +25,7 @@ import { getDb } from "./db";
 import { encryptionSecret } from "./keys";
 import { decryptSecret } from "./secrets";
 import { franchiseModeOn, type FranchiseBrand } from "./franchise-host";
+import { primaryTextVariables } from "../../schema/brand-colors";
 
 /** Same-origin URL of a stored image, versioned by the franchise's last change. */
 export function brandImageUrl(key: string | null): string | null {
@@ -71,12 +72,16 @@ export function foregroundOn(hex: string): string {
 
 /**
  * The inline style the rewritten HTML carries: the primary colour as the app's CSS variables
- * (web/src/index.css `--primary`, `--primary-foreground`; `--color-primary` and `--ring` follow them).
+ * (web/src/index.css `--primary`, `--primary-foreground`; `--color-primary` and `--ring` follow them),
+ * and its readable text colour on each theme (`--primary-on-light`, `--primary-on-dark`; schema/brand-colors.ts).
  * Empty for anything but `#rrggbb`.
  */
 export function brandStyle(color: string): string {
   if (!COLOR.test(color)) return "";
-  return `:root,.dark{--primary:${color};--primary-foreground:${foregroundOn(color)};}`;
+  // The colour as text on each theme (issue 9), as web/src/lib/branding.ts applies it later.
+  const text = primaryTextVariables(color);
+  const onThemes = text ? `--primary-on-light:${text["--primary-on-light"]};--primary-on-dark:${text["--primary-on-dark"]};` : "";
+  return `:root,.dark{--primary:${color};--primary-foreground:${foregroundOn(color)};${onThemes}}`;
 }
 
 /** Whether a response is the app's HTML (what the rewrite applies to). */

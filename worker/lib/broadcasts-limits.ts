@@ -16,7 +16,7 @@
  * BROADCAST_DELAY_SCALE (local and test only, like the fault switch) multiplies the delay preset's
  * pause and the pair gap, so tests and the benchmark run in seconds; production always uses 1.
  */
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, sql, type SQL } from "drizzle-orm";
 import { broadcastRecipients, connectionSendLimits, messages, type ConnectionRow } from "../../schema";
 import { DELAY_RANGES, type BroadcastDelay } from "../../schema/validation/broadcasts";
 import type { AppEnv } from "../env";
@@ -141,12 +141,28 @@ export async function takeTurn(
     .values({ connectionId: connection.id, companyId: connection.companyId, throughputMps: DEFAULT_THROUGHPUT_MPS, updatedAt: now })
     .onConflictDoNothing();
   const spacing = sql`MAX(${gapMs}, 1000.0 / MAX(${connectionSendLimits.throughputMps}, 1))`;
+  return claimTurn(db, connection.id, spacing, { leaseUntil: now + LEASE_MS, leaseId, updatedAt: now }, now, leaseId);
+}
+
+/**
+ * The one atomic claim behind `takeTurn` and `takeWindowTurn`: sets `changes` on the connection's
+ * row when no other lease is live and its last send is at least `spacing` ms old; otherwise answers
+ * when to try again (ms UTC): the other lease's end or the spacing's, whichever is later.
+ */
+async function claimTurn(
+  db: Db,
+  connectionId: string,
+  spacing: SQL,
+  changes: Partial<typeof connectionSendLimits.$inferInsert>,
+  now: number,
+  leaseId: string,
+): Promise<{ ok: true } | { ok: false; at: number }> {
   const taken = await db
     .update(connectionSendLimits)
-    .set({ leaseUntil: now + LEASE_MS, leaseId, updatedAt: now })
+    .set(changes)
     .where(
       and(
-        eq(connectionSendLimits.connectionId, connection.id),
+        eq(connectionSendLimits.connectionId, connectionId),
         sql`(${connectionSendLimits.leaseUntil} <= ${now} OR ${connectionSendLimits.leaseId} = ${leaseId})`,
         sql`${connectionSendLimits.lastSendAt} + ${spacing} <= ${now}`,
       ),
@@ -156,8 +172,49 @@ export async function takeTurn(
   const [row] = await db
     .select({ at: sql<number>`MAX(CASE WHEN ${connectionSendLimits.leaseId} = ${leaseId} THEN 0 ELSE ${connectionSendLimits.leaseUntil} END, ${connectionSendLimits.lastSendAt} + ${spacing})` })
     .from(connectionSendLimits)
-    .where(eq(connectionSendLimits.connectionId, connection.id));
+    .where(eq(connectionSendLimits.connectionId, connectionId));
   return { ok: false, at: Math.max(now + 1, Math.ceil(row?.at ?? now + 1)) };
+}
+
+/** Sends in flight at most per connection in window mode: a fifth of its throughput, at most this many. */
+export const MAX_WINDOW = 16;
+
+/**
+ * How many sends of the connection may be in flight at once (handed to the ticket rooms, not yet
+ * taken by the provider) for a broadcast with `delay` at `scale`: 1 (the turn is held until the
+ * provider took the send, so the preset's pause is measured between the provider's receipts)
+ * unless even the preset's longest pause is shorter than the connection's throughput spacing, so
+ * the throughput is the only pace. Then W = min(MAX_WINDOW, throughput / 5), and the sends start at
+ * most (throughput − W) per second: in any second the provider receives at most the sends started
+ * in it plus those in flight when it began, (throughput − W) + W = throughput. In production the
+ * presets' pauses (1 s and up) always bind, so W is 1; it opens only for a high throughput level
+ * with short presets, or under BROADCAST_DELAY_SCALE (local and test).
+ */
+export function sendWindow(delay: BroadcastDelay, scale: number, throughputMps: number): number {
+  const window = Math.min(MAX_WINDOW, Math.floor(throughputMps / 5));
+  if (window < 2) return 1;
+  const longest = DELAY_RANGES[delay].max * 1000 * scale;
+  return longest < 1000 / (throughputMps - window) ? window : 1;
+}
+
+/**
+ * The window mode's turn (see `sendWindow`): like `takeTurn`, but the holder of the lease takes a
+ * turn per send while it keeps up to `window` sends in flight, each at least MAX(`gapMs`,
+ * 1000 / (throughput − window)) ms after the previous start; the start is the connection's last
+ * send (`lastSendAt` = `now`) and the lease is renewed. One atomic statement, as in `takeTurn`: no
+ * other scheduler sends on the connection while the lease is held, so the window is the
+ * connection's. The holder ends it with `releaseTurn` once its sends in flight were all taken.
+ */
+export async function takeWindowTurn(
+  db: Db,
+  connection: Pick<ConnectionRow, "id" | "companyId">,
+  gapMs: number,
+  now: number,
+  leaseId: string,
+  window: number,
+): Promise<{ ok: true } | { ok: false; at: number }> {
+  const spacing = sql`MAX(${gapMs}, 1000.0 / MAX(${connectionSendLimits.throughputMps} - ${window}, 1))`;
+  return claimTurn(db, connection.id, spacing, { leaseUntil: now + LEASE_MS, leaseId, lastSendAt: now, updatedAt: now }, now, leaseId);
 }
 
 /** Ends the lease `leaseId`: the send was handed off at `at` (ms UTC), the next one counts from then. */

@@ -287,14 +287,19 @@ export function schedulerOf(env: AppEnv, id: string) {
 
 /** The name of the last broadcast sent to the contact (the `last_campaign` built-in field), or null. */
 export async function lastCampaignOf(db: Db, companyId: string, contactId: string): Promise<string | null> {
-  const [row] = await db
+  const [row] = await lastCampaignQuery(db, companyId, contactId);
+  return row?.name ?? null;
+}
+
+/** `lastCampaignOf`'s read as a query not yet run (one row `{name}` or none), for a caller's D1 batch (issue 16). */
+export function lastCampaignQuery(db: Db, companyId: string, contactId: string) {
+  return db
     .select({ name: broadcasts.name })
     .from(broadcastRecipients)
     .innerJoin(broadcasts, eq(broadcasts.id, broadcastRecipients.broadcastId))
     .where(and(eq(broadcastRecipients.companyId, companyId), eq(broadcastRecipients.contactId, contactId), eq(broadcastRecipients.status, "sent")))
     .orderBy(desc(broadcastRecipients.doneAt))
     .limit(1);
-  return row?.name ?? null;
 }
 
 /**

@@ -142,4 +142,35 @@ describe("contact search (trigram index)", () => {
     for (const q of ["conceicao", "CONCEIÇÃO", "guimaraes", "joão", "+5521", "8000", "zzz"]) expect(await ticketsOf(q), q).toEqual(byName(q));
     expect(await ticketsOf("Sá")).toEqual(rows.filter((r) => r.name.includes("Sá")).map((r) => r.id).sort());
   });
+
+  it("a search the index matches more than 2,000 times walks the list in its order: the same rows, the total capped at 2,000 (issue 16)", async () => {
+    const owner = await register();
+    const companyId = await activeCompanyId(owner.token);
+    const other = await register();
+    const otherId = await activeCompanyId(other.token);
+    const at = Date.now();
+    const insert = (company: string, from: number, to: number) =>
+      env.DB.prepare(
+        "WITH RECURSIVE n(i) AS (SELECT ?3 UNION ALL SELECT i + 1 FROM n WHERE i < ?4) INSERT INTO contacts (id, company_id, name, phone, created_at, updated_at) SELECT ?1 || '-zb-' || printf('%05d', i), ?1, 'Zebulão ' || i, '+5531977' || printf('%06d', i), ?2 + i, ?2 + i FROM n",
+      ).bind(company, at, from, to);
+    await env.DB.batch([insert(companyId, 0, 2002), insert(otherId, 5000, 5004)]);
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    let first: ContactPage | null = null;
+    do {
+      const page: ContactPage = await expectStatus<ContactPage>(
+        await call("GET", `/api/contacts?limit=100&search=zebulao${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { token: owner.token }),
+        200,
+      );
+      first ??= page;
+      ids.push(...page.results.map((c: ContactAnswer) => c.id));
+      cursor = page.cursor;
+    } while (cursor);
+    // Newest first, every one of the company's 2,003 and none of the other company's.
+    expect(ids).toEqual(Array.from({ length: 2003 }, (_, i) => `${companyId}-zb-${String(2002 - i).padStart(5, "0")}`));
+    expect([first?.total, first?.totalCapped]).toEqual([2000, true]);
+    // Few matches: exact.
+    const few = await expectStatus<ContactPage>(await call("GET", `/api/contacts?search=${encodeURIComponent("Zebulão 200")}`, { token: owner.token }), 200);
+    expect([few.total, few.totalCapped]).toEqual([4, false]);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 /**
  * Contact search through the full-text index (issue 16): `contact_search` is an FTS5 table with the
  * trigram tokenizer (`remove_diacritics 1`, case-insensitive) over the contacts' name, e-mail and
- * phone, kept in step with `contacts` by triggers (migrations/0012_contact_search.sql), so every
+ * phone, kept in step with `contacts` by triggers (migrations/0009_contact_search.sql), so every
  * writer (the app, imports, the inbound path, data cleanup) is covered without code of its own.
  *
  * A trigram index answers any substring of 3 or more characters: the same rows as the `LIKE
@@ -51,8 +51,16 @@ export const FEW_MATCHES = 2000;
 export async function searchPlan(db: Db, search: string): Promise<"few" | "many" | null> {
   const match = searchMatch(search);
   if (match === null) return null;
-  const [row] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM contact_search WHERE contact_search MATCH ${match} LIMIT ${FEW_MATCHES + 1})`);
+  const [row] = await matchCountQuery(db, match);
   return (row?.n ?? 0) > FEW_MATCHES ? "many" : "few";
+}
+
+/**
+ * The index's matches of a MATCH expression (all companies), counted up to FEW_MATCHES + 1, as a
+ * statement that can go in a D1 batch (worker/lib/contacts.ts `contactListPage`): `{n}`.
+ */
+export function matchCountQuery(db: Db, match: string) {
+  return db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(sql`(SELECT 1 FROM contact_search WHERE contact_search MATCH ${match} LIMIT ${FEW_MATCHES + 1})`);
 }
 
 /**

@@ -158,3 +158,31 @@ describe("normalizeFieldValue", () => {
     expect(normalizeFieldValue(type, raw)).toEqual({ ok: false, reason });
   });
 });
+
+describe("deleteContacts", () => {
+  it("removes an Instagram contact's profile and comment actions with it, and nobody else's", async () => {
+    const owner = await register();
+    const companyId = await activeCompanyId(owner.token);
+    const gone = await createContact(owner.token, { name: "Insta Gone" });
+    const kept = await createContact(owner.token, { name: "Insta Kept" });
+    const at = Date.now();
+    for (const [contactId, igsid] of [
+      [gone.id, `ig-gone-${at}`],
+      [kept.id, `ig-kept-${at}`],
+    ] as const) {
+      await env.DB.batch([
+        env.DB.prepare("INSERT INTO contact_identities (id, company_id, contact_id, channel, external_id, created_at) VALUES (?, ?, ?, 'instagram', ?, ?)").bind(`ci-${igsid}`, companyId, contactId, igsid, at),
+        env.DB.prepare("INSERT INTO instagram_profiles (id, company_id, igsid, name, username, fetched_at) VALUES (?, ?, ?, 'Insta', 'insta', ?)").bind(`ip-${igsid}`, companyId, igsid, at),
+        env.DB.prepare(
+          "INSERT INTO instagram_comment_actions (id, company_id, connection_id, comment_id, rule_id, from_igsid, text, created_at) VALUES (?, ?, 'conn-x', ?, 'rule-x', ?, 'quero', ?)",
+        ).bind(`ica-${igsid}`, companyId, `c-${igsid}`, igsid, at),
+      ]);
+    }
+    await expectStatus(await call("DELETE", `/api/contacts/${gone.id}`, { token: owner.token }), 204);
+    expect(await countRows("instagram_profiles", "company_id = ? AND igsid = ?", companyId, `ig-gone-${at}`)).toBe(0);
+    expect(await countRows("instagram_comment_actions", "company_id = ? AND from_igsid = ?", companyId, `ig-gone-${at}`)).toBe(0);
+    expect(await countRows("contact_identities", "contact_id = ?", gone.id)).toBe(0);
+    expect(await countRows("instagram_profiles", "company_id = ? AND igsid = ?", companyId, `ig-kept-${at}`)).toBe(1);
+    expect(await countRows("instagram_comment_actions", "company_id = ? AND from_igsid = ?", companyId, `ig-kept-${at}`)).toBe(1);
+  });
+});

@@ -18,6 +18,8 @@ import {
   contactTags,
   counters,
   customFields,
+  instagramCommentActions,
+  instagramProfiles,
   messages,
   tags,
   tickets,
@@ -51,7 +53,7 @@ import { newId } from "./ids";
 import { signedMediaUrl } from "./media";
 import { fileUrl } from "./present";
 import { lastCampaignOf } from "./broadcasts";
-import { isPhoneLike, searchCondition, searchPlan } from "./contact-search";
+import { FEW_MATCHES, isPhoneLike, matchCountQuery, searchCondition, searchMatch, searchPlan } from "./contact-search";
 
 export { normalizeFieldValue, type NormalizedValue } from "../../schema/validation/contacts";
 
@@ -214,7 +216,14 @@ export type ResolvedFilter = {
  * field's type (a number filter `1,50` matches the stored `1.5`). 400 naming `tags` or
  * `field.<id>` otherwise.
  */
-export async function resolveFilter(db: Db, companyId: string, filter: ContactFilter, fieldKey = (id: string) => `field.${id}`): Promise<ResolvedFilter> {
+export async function resolveFilter(
+  db: Db,
+  companyId: string,
+  filter: ContactFilter,
+  fieldKey = (id: string) => `field.${id}`,
+  /** false: the caller picks the search plan itself (`contactListPage`, in its own batch). */
+  planSearch = true,
+): Promise<ResolvedFilter> {
   const errors: Record<string, string> = {};
   const tagIds = filter.tags ?? [];
   if (tagIds.length) {
@@ -237,7 +246,7 @@ export async function resolveFilter(db: Db, companyId: string, filter: ContactFi
     }
   }
   if (Object.keys(errors).length) throw new AppError("validation_failed", `Invalid input: ${Object.keys(errors).join(", ")}.`, errors);
-  const plan = filter.search ? await searchPlan(db, filter.search) : null;
+  const plan = filter.search && planSearch ? await searchPlan(db, filter.search) : null;
   return { search: filter.search, ...(plan ? { searchPlan: plan } : {}), tags: tagIds, fields };
 }
 
@@ -281,12 +290,65 @@ export function isFiltered(filter: ResolvedFilter): boolean {
   return Boolean(filter.search) || filter.tags.length > 0 || filter.fields.length > 0;
 }
 
-/** The count of contacts matching a filter, stopped at FILTERED_COUNT_CAP + 1. */
-export async function filteredCount(db: Db, where: SQL): Promise<{ total: number; capped: boolean }> {
-  const inner = db.select({ one: sql`1` }).from(contacts).where(where).limit(FILTERED_COUNT_CAP + 1).as("matching");
-  const [row] = await db.select({ n: count() }).from(inner);
-  const n = row?.n ?? 0;
-  return n > FILTERED_COUNT_CAP ? { total: FILTERED_COUNT_CAP, capped: true } : { total: n, capped: false };
+/** Cap of a search's count (its index plan reads at most FEW_MATCHES matches): past it `totalCapped`. */
+export const SEARCH_COUNT_CAP = FEW_MATCHES;
+
+/** The capped count of a filter as a statement (for a batch): at most `cap` + 1 rows are read. */
+function cappedCountQuery(db: Db, where: SQL, cap: number) {
+  return db.select({ n: count() }).from(db.select({ one: sql`1` }).from(contacts).where(where).limit(cap + 1).as("matching"));
+}
+
+/** A keyset page of contacts matching `where`, newest first (created_at, id), as a statement. */
+function pageQuery(db: Db, where: SQL, after: [number, string] | null, limit: number) {
+  return db
+    .select()
+    .from(contacts)
+    .where(after ? and(where, sql`(${contacts.createdAt}, ${contacts.id}) < (${after[0]}, ${after[1]})`) : where)
+    .orderBy(desc(contacts.createdAt), desc(contacts.id))
+    .limit(limit);
+}
+
+/**
+ * One page of GET /api/contacts (newest first, keyset after `after`, at most `limit` rows) and its
+ * total, in as few D1 round trips as the filter allows (issue 16):
+ * - unfiltered: the page and the maintained counter in one batch (`contactCount` only when the
+ *   counter row does not exist yet);
+ * - a search the trigram index answers: one batch holding the index's match count (stopped at
+ *   FEW_MATCHES + 1), the page and the count read from the index's rows (`few`; the same snapshot,
+ *   so when the count says few the page is exact); only when the index holds more matches a second
+ *   batch walks the list in its order (`many`). A search's total is capped at SEARCH_COUNT_CAP;
+ * - any other filter: the page and the count (capped at FILTERED_COUNT_CAP) in one batch.
+ * `filter` comes from `resolveFilter(…, planSearch = false)`; a plan it already holds is used as is.
+ */
+export async function contactListPage(
+  db: Db,
+  companyId: string,
+  filter: ResolvedFilter,
+  after: [number, string] | null,
+  limit: number,
+): Promise<{ rows: ContactRow[]; total: number; capped: boolean }> {
+  const capped = (n: number, cap: number) => (n > cap ? { total: cap, capped: true } : { total: n, capped: false });
+  if (!isFiltered(filter)) {
+    const where = filterWhere(companyId, filter);
+    const [rows, counter] = await db.batch([
+      pageQuery(db, where, after, limit),
+      db.select({ value: counters.value }).from(counters).where(and(eq(counters.companyId, companyId), eq(counters.name, CONTACTS_COUNTER))),
+    ]);
+    return { rows, total: counter[0]?.value ?? (await contactCount(db, companyId)), capped: false };
+  }
+  const match = filter.search && !filter.searchPlan ? searchMatch(filter.search) : null;
+  if (match !== null) {
+    const few = filterWhere(companyId, { ...filter, searchPlan: "few" });
+    const [planned, rows, counted] = await db.batch([matchCountQuery(db, match), pageQuery(db, few, after, limit), cappedCountQuery(db, few, SEARCH_COUNT_CAP)]);
+    if ((planned[0]?.n ?? 0) <= FEW_MATCHES) return { rows, ...capped(counted[0]?.n ?? 0, SEARCH_COUNT_CAP) };
+    const many = filterWhere(companyId, { ...filter, searchPlan: "many" });
+    const [manyRows, manyCounted] = await db.batch([pageQuery(db, many, after, limit), cappedCountQuery(db, many, SEARCH_COUNT_CAP)]);
+    return { rows: manyRows, ...capped(manyCounted[0]?.n ?? 0, SEARCH_COUNT_CAP) };
+  }
+  const where = filterWhere(companyId, filter);
+  const cap = filter.search && filter.searchPlan ? SEARCH_COUNT_CAP : FILTERED_COUNT_CAP;
+  const [rows, counted] = await db.batch([pageQuery(db, where, after, limit), cappedCountQuery(db, where, cap)]);
+  return { rows, ...capped(counted[0]?.n ?? 0, cap) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,43 +358,65 @@ export async function filteredCount(db: Db, where: SQL): Promise<{ total: number
 /** The tags of each contact (ids of one company), by contact id. */
 export async function tagsOf(db: Db, companyId: string, contactIds: string[]): Promise<Map<string, { id: string; name: string; color: string }[]>> {
   const byContact = new Map<string, { id: string; name: string; color: string }[]>();
-  for (const part of chunk(contactIds, 90)) {
-    const rows = await db
-      .select({ contactId: contactTags.contactId, id: tags.id, name: tags.name, color: tags.color })
-      .from(contactTags)
-      .innerJoin(tags, and(eq(tags.id, contactTags.tagId), eq(tags.companyId, contactTags.companyId)))
-      .where(and(sameCompany(contactTags.companyId, companyId), inArray(contactTags.contactId, part)))
-      .orderBy(tags.name);
-    for (const r of rows) {
-      const list = byContact.get(r.contactId) ?? [];
-      list.push({ id: r.id, name: r.name, color: r.color });
-      byContact.set(r.contactId, list);
-    }
-  }
+  for (const part of chunk(contactIds, 90)) addTags(byContact, await tagsQuery(db, companyId, part));
   return byContact;
+}
+
+/** The tag rows of up to 90 contacts of the company (one statement, for `tagsOf` or a batch). */
+function tagsQuery(db: Db, companyId: string, contactIds: string[]) {
+  return db
+    .select({ contactId: contactTags.contactId, id: tags.id, name: tags.name, color: tags.color })
+    .from(contactTags)
+    .innerJoin(tags, and(eq(tags.id, contactTags.tagId), eq(tags.companyId, contactTags.companyId)))
+    .where(and(sameCompany(contactTags.companyId, companyId), inArray(contactTags.contactId, contactIds)))
+    .orderBy(tags.name);
+}
+
+function addTags(byContact: Map<string, { id: string; name: string; color: string }[]>, rows: { contactId: string; id: string; name: string; color: string }[]): void {
+  for (const r of rows) {
+    const list = byContact.get(r.contactId) ?? [];
+    list.push({ id: r.id, name: r.name, color: r.color });
+    byContact.set(r.contactId, list);
+  }
 }
 
 /** Stored field values of each contact, by contact id then field id. */
 export async function valuesOf(db: Db, companyId: string, contactIds: string[]): Promise<Map<string, Record<string, string>>> {
   const byContact = new Map<string, Record<string, string>>();
-  for (const part of chunk(contactIds, 90)) {
-    const rows = await db
-      .select({ contactId: contactFieldValues.contactId, fieldId: contactFieldValues.fieldId, value: contactFieldValues.value })
-      .from(contactFieldValues)
-      .where(and(sameCompany(contactFieldValues.companyId, companyId), inArray(contactFieldValues.contactId, part)));
-    for (const r of rows) {
-      const values = byContact.get(r.contactId) ?? {};
-      values[r.fieldId] = r.value;
-      byContact.set(r.contactId, values);
-    }
-  }
+  for (const part of chunk(contactIds, 90)) addValues(byContact, await valuesQuery(db, companyId, part));
   return byContact;
 }
 
-/** Contacts (rows of one company) as the API shows them, in the given order. */
+/** The stored field values of up to 90 contacts of the company (one statement, for `valuesOf` or a batch). */
+function valuesQuery(db: Db, companyId: string, contactIds: string[]) {
+  return db
+    .select({ contactId: contactFieldValues.contactId, fieldId: contactFieldValues.fieldId, value: contactFieldValues.value })
+    .from(contactFieldValues)
+    .where(and(sameCompany(contactFieldValues.companyId, companyId), inArray(contactFieldValues.contactId, contactIds)));
+}
+
+function addValues(byContact: Map<string, Record<string, string>>, rows: { contactId: string; fieldId: string; value: string }[]): void {
+  for (const r of rows) {
+    const values = byContact.get(r.contactId) ?? {};
+    values[r.fieldId] = r.value;
+    byContact.set(r.contactId, values);
+  }
+}
+
+/**
+ * Contacts (rows of one company) as the API shows them, in the given order. Up to 90 contacts (a
+ * list page) read their tags and field values in one D1 batch (issue 16: one round trip).
+ */
 export async function presentContacts(db: Db, companyId: string, rows: ContactRow[]): Promise<ContactAnswer[]> {
   const ids = rows.map((r) => r.id);
-  const [tagMap, valueMap] = await Promise.all([tagsOf(db, companyId, ids), valuesOf(db, companyId, ids)]);
+  let tagMap = new Map<string, { id: string; name: string; color: string }[]>();
+  let valueMap = new Map<string, Record<string, string>>();
+  if (ids.length > 90) [tagMap, valueMap] = await Promise.all([tagsOf(db, companyId, ids), valuesOf(db, companyId, ids)]);
+  else if (ids.length) {
+    const [tagRows, valueRows] = await db.batch([tagsQuery(db, companyId, ids), valuesQuery(db, companyId, ids)]);
+    addTags(tagMap, tagRows);
+    addValues(valueMap, valueRows);
+  }
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -374,30 +458,43 @@ function treeOf(field: CustomFieldRow): FormulaNode | null {
 }
 
 /**
+ * The reads of `computeContactValues` as queries not yet run (the company's fields, the contact's
+ * stored values, its newest inbound message with text and with media), so a caller can put them in
+ * one D1 batch with its own (issue 16: the flow context of a bot reply).
+ */
+export function contactValueQueries(db: Db, companyId: string, contactId: string) {
+  const newestIn = and(eq(messages.companyId, companyId), eq(messages.contactId, contactId), eq(messages.direction, "in"), isNull(messages.deletedAt));
+  return [
+    db.select().from(customFields).where(eq(customFields.companyId, companyId)).orderBy(customFields.name),
+    db
+      .select({ fieldId: contactFieldValues.fieldId, value: contactFieldValues.value, valueNumber: contactFieldValues.valueNumber })
+      .from(contactFieldValues)
+      .where(and(eq(contactFieldValues.companyId, companyId), eq(contactFieldValues.contactId, contactId))),
+    db.select({ body: messages.body }).from(messages).where(and(newestIn, sql`${messages.body} <> ''`)).orderBy(desc(messages.sentAt)).limit(1),
+    db.select({ mediaKey: messages.mediaKey }).from(messages).where(and(newestIn, isNotNull(messages.mediaKey))).orderBy(desc(messages.sentAt)).limit(1),
+  ] as const;
+}
+
+/** What `contactValueQueries` answers, and the contact's last campaign's name (null: none). */
+export type ContactValueRows = [
+  Awaited<ReturnType<typeof contactValueQueries>[0]>,
+  Awaited<ReturnType<typeof contactValueQueries>[1]>,
+  Awaited<ReturnType<typeof contactValueQueries>[2]>,
+  Awaited<ReturnType<typeof contactValueQueries>[3]>,
+  string | null,
+];
+
+/**
  * Every field's value for one contact (spec §3 Custom field): the built-ins computed from the
  * contact and its conversation (last message and last media: the newest inbound message with text,
  * with media; last campaign: none until broadcasts exist), `user` fields' stored values, `bot`
  * fields' company-wide values, and formulas evaluated with the numbers of both.
  */
-export async function computeContactValues(env: AppEnv, db: Db, contact: ContactRow): Promise<ContactFieldValueAnswer[]> {
+export async function computeContactValues(env: AppEnv, db: Db, contact: ContactRow, preloaded?: ContactValueRows): Promise<ContactFieldValueAnswer[]> {
   const companyId = contact.companyId;
-  const [fields, stored, lastText, lastMedia] = await Promise.all([
-    db.select().from(customFields).where(eq(customFields.companyId, companyId)).orderBy(customFields.name),
-    db
-      .select({ fieldId: contactFieldValues.fieldId, value: contactFieldValues.value, valueNumber: contactFieldValues.valueNumber })
-      .from(contactFieldValues)
-      .where(and(eq(contactFieldValues.companyId, companyId), eq(contactFieldValues.contactId, contact.id))),
-    db.query.messages.findFirst({
-      where: and(eq(messages.companyId, companyId), eq(messages.contactId, contact.id), eq(messages.direction, "in"), isNull(messages.deletedAt), sql`${messages.body} <> ''`),
-      orderBy: desc(messages.sentAt),
-      columns: { body: true },
-    }),
-    db.query.messages.findFirst({
-      where: and(eq(messages.companyId, companyId), eq(messages.contactId, contact.id), eq(messages.direction, "in"), isNull(messages.deletedAt), isNotNull(messages.mediaKey)),
-      orderBy: desc(messages.sentAt),
-      columns: { mediaKey: true },
-    }),
-  ]);
+  const [fields, stored, lastTexts, lastMedias] = preloaded ?? (await Promise.all(contactValueQueries(db, companyId, contact.id)));
+  const lastText = lastTexts[0];
+  const lastMedia = lastMedias[0];
   const { first, last } = splitName(contact.name);
   const builtIn: Record<string, string | null> = {
     full_name: contact.name,
@@ -408,7 +505,7 @@ export async function computeContactValues(env: AppEnv, db: Db, contact: Contact
     phone: contact.phone,
     last_message: lastText?.body ?? null,
     last_media: lastMedia?.mediaKey ? await signedMediaUrl(env, lastMedia.mediaKey) : null,
-    last_campaign: await lastCampaignOf(db, companyId, contact.id),
+    last_campaign: preloaded ? preloaded[4] : await lastCampaignOf(db, companyId, contact.id),
   };
   const answers: ContactFieldValueAnswer[] = BUILT_IN_FIELDS.map((f) => ({
     id: `default:${f.key}`,
@@ -472,9 +569,18 @@ export async function ticketsOfContact(db: Db, companyId: string, contactId: str
 // Deleting
 // ---------------------------------------------------------------------------------------------
 
+/** The Instagram-scoped ids (IGSIDs) of the company's contacts `ids`, as a subquery. */
+function instagramIdsOf(db: Db, companyId: string, ids: string[]) {
+  return db
+    .select({ igsid: contactIdentities.externalId })
+    .from(contactIdentities)
+    .where(and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.channel, "instagram"), inArray(contactIdentities.contactId, ids)));
+}
+
 /**
  * Deletes contacts of the company with everything that hangs on them (tags, field values, channel
- * identities, tickets and their messages), 90 ids per atomic batch, keeping the counter right.
+ * identities, tickets and their messages; on Instagram the profile read from Meta and the comment
+ * actions of their Instagram-scoped ids), 90 ids per atomic batch, keeping the counter right.
  * Ids of other companies are ignored. Answers how many were deleted. Conversation media stay in R2
  * for the data-cleanup job.
  */
@@ -488,6 +594,10 @@ export async function deleteContacts(db: Db, companyId: string, ids: string[]): 
       adjustContactCount(db, companyId, sql`-${existingAmong(companyId, existing)}`),
       db.delete(contactTags).where(and(eq(contactTags.companyId, companyId), inArray(contactTags.contactId, existing))),
       db.delete(contactFieldValues).where(and(eq(contactFieldValues.companyId, companyId), inArray(contactFieldValues.contactId, existing))),
+      // What Instagram told us about them and their comments, found by their Instagram-scoped ids
+      // (before the identities that name those ids go).
+      db.delete(instagramProfiles).where(and(eq(instagramProfiles.companyId, companyId), inArray(instagramProfiles.igsid, instagramIdsOf(db, companyId, existing)))),
+      db.delete(instagramCommentActions).where(and(eq(instagramCommentActions.companyId, companyId), inArray(instagramCommentActions.fromIgsid, instagramIdsOf(db, companyId, existing)))),
       db.delete(contactIdentities).where(and(eq(contactIdentities.companyId, companyId), inArray(contactIdentities.contactId, existing))),
       db.delete(messages).where(and(eq(messages.companyId, companyId), inArray(messages.contactId, existing))),
       db.delete(tickets).where(and(eq(tickets.companyId, companyId), inArray(tickets.contactId, existing))),

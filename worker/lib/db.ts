@@ -3,9 +3,28 @@ import { drizzle } from "drizzle-orm/d1";
 import * as schema from "../../schema";
 import { countingD1 } from "./d1-count";
 
+function makeDb(d1: D1Database) {
+  return drizzle(d1, { schema });
+}
+
+/**
+ * One drizzle instance per D1 binding object (issue 16: building one reads the relational config
+ * of every table of schema/, which the CPU profile of the inbound path showed on every call).
+ */
+const instances = new WeakMap<D1Database, ReturnType<typeof makeDb>>();
+
+/** Drizzle over `d1`, with every table of schema/; the same instance for the same binding. */
 export function getDb(d1: D1Database) {
-  // countingD1 is the identity unless a test counts round trips (worker/lib/d1-count.ts).
-  return drizzle(countingD1(d1), { schema });
+  // countingD1 is the identity unless a test counts round trips (worker/lib/d1-count.ts); a
+  // counting wrapper is new each time and never cached.
+  const target = countingD1(d1);
+  if (target !== d1) return makeDb(target);
+  let db = instances.get(d1);
+  if (!db) {
+    db = makeDb(d1);
+    instances.set(d1, db);
+  }
+  return db;
 }
 
 export type Db = ReturnType<typeof getDb>;

@@ -5,12 +5,16 @@
  * Operations (`FaultOp`) and where they are hooked:
  * - `effect`: a ContactSession outbox effect (worker/durable-objects/contact-session.ts `drain`);
  * - `alarm`: a Durable Object alarm (ContactSession and TicketRoom `alarm`);
- * - `send`: a provider send in the channel adapters (whatsapp-cloud.ts, sandbox.ts), answered as a
- *   transient failure (`retryable: true`, code `fault_injected`) without reaching the provider;
+ * - `send`: a provider send in the channel adapters (whatsapp-cloud.ts, sandbox.ts) or, armed, in the
+ *   TicketRoom (`deliver`), answered as a transient failure (`retryable: true`, code
+ *   `fault_injected`) without reaching the provider (see `injectedSendAnswer`);
  * - `queue`: a `jobs` queue message (worker/queues/jobs.ts), whose handler throws before running.
  * - `step`: a ContactSession step commit (`commit`, and a new run's first step in `begin`), thrown
  *   after the inbound message was stored and before its step is committed: what a restart at that
  *   moment leaves behind (the message's redelivery must route it again).
+ *
+ * Every roll is an independent draw from the CSPRNG (`faultDraw`), so faults are never correlated
+ * across attempts, messages or restarts.
  *
  * Two ways to turn faults on, both only when `ENVIRONMENT` is `local` or `test` (wrangler.toml sets
  * `ENVIRONMENT = "production"` for every deployed configuration, so a deploy never honours them):
@@ -63,10 +67,19 @@ export function faultRates(env: FaultEnv): Map<FaultOp, number> {
   return rates;
 }
 
+/**
+ * A uniform draw in [0, 1) from the platform's CSPRNG (`crypto.getRandomValues`), so every roll is
+ * independent of every other: of other objects, of an instance started after a restart and of the
+ * same message's earlier attempts (no seeded or shared sequence can make one message fail every time).
+ */
+export function faultDraw(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32;
+}
+
 /** True when `op` should fail now by its `FAULTS` rate (always false outside local/test). */
-export function rolled(env: FaultEnv, op: FaultOp): boolean {
+export function rolled(env: FaultEnv, op: FaultOp, draw: () => number = faultDraw): boolean {
   const rate = faultRates(env).get(op) ?? 0;
-  return rate > 0 && Math.random() < rate;
+  return rate > 0 && draw() < rate;
 }
 
 /** Throws FaultInjected when `op` should fail now by its `FAULTS` rate. */
@@ -80,7 +93,20 @@ export function maybeFail(env: FaultEnv, op: FaultOp): void {
  */
 export function injectedSendFailure(env: FaultEnv): Extract<SendResult, { ok: false }> | null {
   if (!rolled(env, "send")) return null;
-  return { ok: false, errorCode: "fault_injected", errorMessage: "Injected fault (send): a transient provider failure.", retryable: true };
+  return injectedSendAnswer();
+}
+
+/**
+ * What an injected `send` fault answers: a transient failure with code `fault_injected`, made before
+ * the request leaves, so the provider never sees it. It stands for an outbound request of ours that
+ * failed (a connection refused or reset, a subrequest the runtime refused), not for an answer of the
+ * provider: the TicketRoom retries it on its time budget for failures of ours, not against the
+ * provider's attempt limit (worker/durable-objects/ticket-room.ts `isProviderAnswer`). The
+ * provider's own transient answers are injected on the Graph API stand-in's side (its
+ * `sendFailRate` and POST /__faults).
+ */
+export function injectedSendAnswer(): Extract<SendResult, { ok: false }> {
+  return { ok: false, errorCode: "fault_injected", errorMessage: "Injected fault (send): the outbound request failed before reaching the provider.", retryable: true };
 }
 
 /** The table of armed counters in a Durable Object's SQLite storage. */

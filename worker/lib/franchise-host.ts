@@ -178,3 +178,35 @@ export async function invalidateFranchise(env: Pick<AppEnv, "DB">, franchiseId: 
 export function clearFranchiseHostCache(): void {
   isolateCache.clear();
 }
+
+/**
+ * The origin (`scheme://host[:port]`, no trailing slash) that the links of a franchise's mails
+ * point to, so a franchise's users never land on the product's own address (issue 14, white
+ * label): the request's own origin when its host is one of the franchise's hostnames; else the
+ * franchise's oldest usable hostname (`active` at Cloudflare: https; `local`, a `*.localhost` name:
+ * PUBLIC_URL's scheme and port, as `npm start` serves it); else PUBLIC_URL. `franchiseId` null (a
+ * company outside any franchise) or franchise mode off → PUBLIC_URL, without a query.
+ */
+export async function franchiseOrigin(
+  env: Pick<AppEnv, "DB" | "FRANCHISE_MODE" | "PUBLIC_URL">,
+  franchiseId: string | null,
+  requestUrl?: string,
+): Promise<string> {
+  const fallback = env.PUBLIC_URL.replace(/\/+$/, "");
+  if (!franchiseId || !franchiseModeOn(env)) return fallback;
+  if (requestUrl) {
+    const url = new URL(requestUrl);
+    const brand = await resolveFranchise(env, url.host);
+    if (brand?.id === franchiseId) return url.origin;
+  }
+  const rows = await getDb(env.DB)
+    .select({ hostname: franchiseHostnames.hostname, status: franchiseHostnames.status })
+    .from(franchiseHostnames)
+    .where(eq(franchiseHostnames.franchiseId, franchiseId))
+    .orderBy(franchiseHostnames.createdAt, franchiseHostnames.id);
+  const usable = rows.find((row) => row.status === "active" || row.status === "local");
+  if (!usable) return fallback;
+  if (usable.status === "active") return `https://${usable.hostname}`;
+  const base = new URL(fallback);
+  return `${base.protocol}//${usable.hostname}${base.port ? `:${base.port}` : ""}`;
+}

@@ -15,12 +15,17 @@ import { hubOf } from "./realtime";
 
 /** members.id of the company's members whose users are online now. */
 export async function onlineMemberIds(db: Db, companyId: string): Promise<string[]> {
-  const rows = await db
+  const rows = await onlineMembersQuery(db, companyId);
+  return rows.map((r) => r.id);
+}
+
+/** `onlineMemberIds`'s read as a query not yet run (rows `{id}`), for a caller's D1 batch (issue 16). */
+export function onlineMembersQuery(db: Db, companyId: string) {
+  return db
     .select({ id: members.id })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(eq(members.companyId, companyId), eq(users.status, "online")));
-  return rows.map((r) => r.id);
 }
 
 /**
@@ -34,9 +39,11 @@ export async function announceWaitingTicket(
   companyId: string,
   ticket: { id: string; isGroup: boolean },
   contactName: string,
+  /** The online members when the caller read them already (the inbound path's one batch, issue 16). */
+  preloaded?: string[],
 ): Promise<void> {
   try {
-    const online = await onlineMemberIds(db, companyId);
+    const online = preloaded ?? (await onlineMemberIds(db, companyId));
     if (!online.length) return;
     await hubOf(env, companyId).publish(
       { type: "ticket.waiting", ticketId: ticket.id, contactName },

@@ -1,7 +1,7 @@
 /**
  * Ticket and message presentation and the queries the pipeline and the routes share.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { connections, contacts, members, messages, tickets, users, type MessageRow, type TicketRow } from "../../schema";
 import type { MessageAnswer, ReferralAnswer, TicketAnswer } from "../../schema/realtime";
 import type { Json } from "../../schema/columns";
@@ -42,6 +42,59 @@ export async function loadTicketAnswers(db: Db, companyId: string, ids: string[]
     const r = byId.get(id);
     return r ? [presentTicket(r.ticket, r.contact, r.connection ?? { id: r.ticket.connectionId, name: "", channel: "" }, r.assigneeName)] : [];
   });
+}
+
+/** Most tickets GET /api/tickets counts: past it `total` is this number and `totalCapped` is true (issue 16). */
+export const TICKET_COUNT_CAP = 1000;
+
+/**
+ * One page of the chat list with everything its answers show, as one statement for a D1 batch
+ * (GET /api/tickets, issue 16): the tickets matching `where` (which may name `contacts`, joined on
+ * the ticket's contact) newest activity first, then id descending, at most `limit` rows. The
+ * joined columns carry their own aliases because a batch's rows are mapped by column name. Walks
+ * `tickets_company_last_id_idx` / `tickets_company_status_last_id_idx` in order (checked in
+ * worker/lib/chat-list-plan.test.ts). Present each row with `presentTicketListRow`.
+ */
+export function ticketListPage(db: Db, where: SQL | undefined, limit: number) {
+  return db
+    .select({
+      ticket: tickets,
+      contactName: sql<string>`${contacts.name}`.as("list_contact_name"),
+      contactPhone: sql<string | null>`${contacts.phone}`.as("list_contact_phone"),
+      contactEmail: sql<string | null>`${contacts.email}`.as("list_contact_email"),
+      contactImageKey: sql<string | null>`${contacts.imageKey}`.as("list_contact_image_key"),
+      connectionName: sql<string | null>`${connections.name}`.as("list_connection_name"),
+      connectionChannel: sql<string | null>`${connections.channel}`.as("list_connection_channel"),
+      assigneeName: sql<string | null>`${users.name}`.as("list_assignee_name"),
+    })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(connections, eq(connections.id, tickets.connectionId))
+    .leftJoin(members, eq(members.id, tickets.assignedMemberId))
+    .leftJoin(users, eq(users.id, members.userId))
+    .where(where)
+    .orderBy(desc(tickets.lastMessageAt), desc(tickets.id))
+    .limit(limit);
+}
+
+/** A row of `ticketListPage` as the API shows it (a deleted connection shows with an empty name and channel, as in `loadTicketAnswers`). */
+export function presentTicketListRow(row: {
+  ticket: TicketRow;
+  contactName: string;
+  contactPhone: string | null;
+  contactEmail: string | null;
+  contactImageKey: string | null;
+  connectionName: string | null;
+  connectionChannel: string | null;
+  assigneeName: string | null;
+}): TicketAnswer {
+  const t = row.ticket;
+  return presentTicket(
+    t,
+    { id: t.contactId, name: row.contactName, phone: row.contactPhone, email: row.contactEmail, imageKey: row.contactImageKey },
+    row.connectionName === null ? { id: t.connectionId, name: "", channel: "" } : { id: t.connectionId, name: row.connectionName, channel: row.connectionChannel ?? "" },
+    row.assigneeName,
+  );
 }
 
 /**

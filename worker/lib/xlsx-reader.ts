@@ -73,6 +73,19 @@ export const DEFAULT_XLSX_LIMITS: XlsxLimits = {
   maxColumns: 1024,
 };
 
+/**
+ * Inflated XML parsed between two yields to the isolate's other work (issue 16): saxes parses about
+ * 20–50 MB/s, so a slice stays a few milliseconds, and a 50 MB shared-strings part or sheet no
+ * longer holds every request the isolate serves for seconds. Bytes, not time: the Workers clock
+ * stands still during synchronous work.
+ */
+export const XML_BYTES_PER_YIELD = 256 * 1024;
+
+/** A macrotask turn (a zero timer): requests and other messages waiting on the isolate run first. */
+export function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Excel's limit on the characters of one cell. */
 const MAX_CELL_CHARS = 32_767;
 /** Longest stretch of XML without a "<" accepted: well beyond any legal cell, far below memory. */
@@ -440,7 +453,15 @@ async function open(source: ByteSource, limits: XlsxLimits): Promise<XlsxWorkboo
         if (inT && text.length < MAX_CELL_CHARS) text += value.length + text.length > MAX_CELL_CHARS ? value.slice(0, MAX_CELL_CHARS - text.length) : value;
       },
     });
-    for await (const chunk of inflateEntry(source, sharedEntry, partLimits(limits.maxSharedStringsXmlBytes, limits))) feeder.write(chunk);
+    let sinceYield = 0;
+    for await (const chunk of inflateEntry(source, sharedEntry, partLimits(limits.maxSharedStringsXmlBytes, limits))) {
+      feeder.write(chunk);
+      sinceYield += chunk.length;
+      if (sinceYield >= XML_BYTES_PER_YIELD) {
+        sinceYield = 0;
+        await yieldToOthers();
+      }
+    }
     feeder.end();
     return table;
   }
@@ -582,11 +603,17 @@ async function open(source: ByteSource, limits: XlsxLimits): Promise<XlsxWorkboo
         }
       }
 
+      let sinceYield = 0;
       for await (const chunk of inflateEntry(source, sheetEntry, partLimits(limits.maxSheetBytes, limits))) {
         scan.xmlBytes += chunk.length;
         feeder.write(chunk);
         if (ready.length) yield* ready.splice(0);
         if (scan.budgetBytes !== undefined && scan.xmlBytes >= scan.budgetBytes) return;
+        sinceYield += chunk.length;
+        if (sinceYield >= XML_BYTES_PER_YIELD) {
+          sinceYield = 0;
+          await yieldToOthers();
+        }
       }
       feeder.end();
       if (ready.length) yield* ready.splice(0);

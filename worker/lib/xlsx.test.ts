@@ -150,4 +150,27 @@ describe("xlsx reader", () => {
     expect(error.reason).toBe("damaged");
     expect(error.message).toMatch(/not valid XML/);
   });
+
+  it("yields to the isolate's other work while it reads a large shared-strings part and sheet (issue 16)", async () => {
+    // 10,000 contacts: about 1 MB of shared strings and 0.9 MB of sheet XML, read from memory (no I/O to wait on).
+    const workbook = await openXlsx(memorySource(workbookXlsx([{ name: "Contatos", rows: contactRows(1, 10_000) }])));
+    let turns = 0;
+    let stop = false;
+    const tick = () => {
+      if (stop) return;
+      turns += 1;
+      setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const rows = workbook.rows();
+    const first = await rows.next();
+    // The shared strings are read before the first row: other work ran meanwhile.
+    const beforeFirstRow = turns;
+    let count = first.done ? 0 : 1;
+    for await (const _row of rows) count += 1;
+    stop = true;
+    expect(count).toBe(10_001);
+    expect(beforeFirstRow).toBeGreaterThanOrEqual(2);
+    expect(turns).toBeGreaterThanOrEqual(beforeFirstRow + 2);
+  }, 30_000);
 });

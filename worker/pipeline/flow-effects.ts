@@ -15,22 +15,22 @@
  * (a redirect is an answer, never followed) cover the rest.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { contactTags, contacts, customEvents, customFields, tags, tickets, type ConnectionRow } from "../../schema";
+import { companies, connections, contactTags, contacts, customEvents, customFields, flowStats, tags, tickets, type ConnectionRow } from "../../schema";
 import type { Json } from "../../schema/columns";
 import type { CustomFieldType } from "../../schema/custom-fields";
 import type { FlowContext, FlowEffect, HttpRequest, HttpResult, UrlRefusal } from "../flows";
 import { checkPublicHttpUrl, hashPixelUserData } from "../flows";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
-import { channelCapabilities } from "../channels/capabilities";
-import type { OutboundMessage } from "../channels/types";
-import { companyTimeZone, computeContactValues, ensureTags, fieldValueStatements, normalizeFieldValue, runBatch } from "../lib/contacts";
+import type { ChannelCapabilities, OutboundMessage } from "../channels/types";
+import { companyTimeZone, computeContactValues, contactValueQueries, ensureTags, fieldValueStatements, normalizeFieldValue, runBatch } from "../lib/contacts";
 import type { Db } from "../lib/db";
-import { advanceRotary, rotaryCounters } from "../lib/flows";
+import { advanceRotary } from "../lib/flows";
 import { customEventStatement, recordResolution } from "../lib/dashboard";
 import { newId } from "../lib/ids";
 import { AppError } from "../lib/errors";
 import { enrolInCycle } from "../lib/shipping-cycles";
+import { lastCampaignQuery } from "../lib/broadcasts";
 import { signedMediaUrl } from "../lib/media";
 import { hubOf, roomOf } from "../lib/realtime";
 import { sendToTicket, type OutboundContent } from "./outbound";
@@ -67,20 +67,33 @@ export type FollowUp = { kind: "http_result"; token: string; result: HttpResult 
  * the channel lacks them (issue 15).
  */
 export async function buildContext(env: AppEnv, db: Db, companyId: string, contactId: string, flowId: string, now: number, connectionId?: string): Promise<FlowContext | null> {
-  const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, contactId), eq(contacts.companyId, companyId)) });
-  if (!contact) return null;
-  const [values, tagRows, fieldRows, timezone, rotary, capabilities] = await Promise.all([
-    computeContactValues(env, db, contact),
+  // Every read in one D1 batch (issue 16: was about a dozen round trips before the first reply).
+  const [contactRows, fieldRows, stored, lastText, lastMedia, lastCampaign, tagRows, companyRows, rotaryRows, connectionRows] = await db.batch([
+    db.select().from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.companyId, companyId))).limit(1),
+    ...contactValueQueries(db, companyId, contactId),
+    lastCampaignQuery(db, companyId, contactId),
     db
       .select({ name: tags.name })
       .from(contactTags)
       .innerJoin(tags, eq(tags.id, contactTags.tagId))
       .where(and(eq(contactTags.companyId, companyId), eq(contactTags.contactId, contactId))),
-    db.select({ key: customFields.key, type: customFields.type }).from(customFields).where(eq(customFields.companyId, companyId)),
-    companyTimeZone(db, companyId),
-    rotaryCounters(db, companyId, flowId),
-    connectionId ? channelCapabilities(env, db, companyId, connectionId) : undefined,
+    db.select({ timezone: companies.timezone }).from(companies).where(eq(companies.id, companyId)).limit(1),
+    db
+      .select({ nodeId: flowStats.nodeId, rotary: flowStats.rotary })
+      .from(flowStats)
+      .where(and(eq(flowStats.companyId, companyId), eq(flowStats.flowId, flowId), sql`${flowStats.rotary} > 0`)),
+    db
+      .select({ channel: connections.channel })
+      .from(connections)
+      .where(and(eq(connections.id, connectionId ?? ""), eq(connections.companyId, companyId)))
+      .limit(1),
   ]);
+  const contact = contactRows[0];
+  if (!contact) return null;
+  const values = await computeContactValues(env, db, contact, [fieldRows, stored, lastText, lastMedia, lastCampaign[0]?.name ?? null]);
+  const timezone = companyRows[0]?.timezone ?? "UTC";
+  const rotary: Record<string, number> = Object.fromEntries(rotaryRows.map((r) => [r.nodeId, r.rotary]));
+  const capabilities = connectionId && connectionRows[0] ? capabilitiesOf(env, connectionRows[0]) : undefined;
   const fields: Record<string, string> = {};
   for (const v of values) if (v.value !== null) fields[v.key] = v.value;
   const fieldTypes: Record<string, CustomFieldType> = {};
@@ -93,6 +106,15 @@ export async function buildContext(env: AppEnv, db: Db, companyId: string, conta
     rotary,
     ...(capabilities ? { capabilities } : {}),
   };
+}
+
+/** The capabilities of a connection's channel (undefined when no adapter serves it; as `channelCapabilities`). */
+function capabilitiesOf(env: AppEnv, connection: Pick<ConnectionRow, "channel">): ChannelCapabilities | undefined {
+  try {
+    return adapterFor(env, connection as ConnectionRow).capabilities;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

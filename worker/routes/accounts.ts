@@ -3,16 +3,17 @@
  */
 import { Hono } from "hono";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { passwordResets, users } from "../../schema";
+import { franchises, passwordResets, users } from "../../schema";
 import { forgotPasswordInput, loginInput, resetPasswordInput } from "../../schema/validation/auth";
 import { registerInput } from "../../schema/validation/register";
 import type { HonoEnv } from "../middleware/context";
 import { requireUser } from "../middleware/auth";
 import { createAccount, issueToken, userMailLocale } from "../lib/accounts";
-import { franchiseOfRequest } from "../lib/franchise-host";
+import { franchiseOfRequest, franchiseOrigin } from "../lib/franchise-host";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { now } from "../lib/db";
 import { AppError } from "../lib/errors";
+import { mailSenderOfFranchise } from "../lib/branding";
 import { sendMail } from "../lib/mail";
 import { localeFromHeader, mailTexts } from "../lib/mail-texts";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../lib/password";
@@ -128,9 +129,14 @@ export const accounts = new Hono<HonoEnv>()
         usedAt: null,
         createdAt: at,
       });
-      const link = `${c.env.PUBLIC_URL}/reset-password?token=${encodeURIComponent(token)}`;
+      // Asked on a franchise's hostname: the link stays on that hostname (issue 14, white label).
+      const franchise = await franchiseOfRequest(c.env, c.req.raw);
+      const link = `${await franchiseOrigin(c.env, franchise?.id ?? null, c.req.url)}/reset-password?token=${encodeURIComponent(token)}`;
       const locale = localeFromHeader(c.req.header("Accept-Language")) ?? (await userMailLocale(db, user));
-      c.executionCtx.waitUntil(sendMail(c.env, { to: user.email, ...mailTexts(locale).reset({ app: c.env.APP_NAME, name: user.name, link }) }));
+      // …and the mail carries the franchise's name, logo and SMTP.
+      const franchiseRow = franchise ? await db.query.franchises.findFirst({ where: eq(franchises.id, franchise.id) }) : undefined;
+      const sender = franchiseRow ? await mailSenderOfFranchise(c.env, franchiseRow) : undefined;
+      c.executionCtx.waitUntil(sendMail(c.env, { to: user.email, ...mailTexts(locale).reset({ app: c.env.APP_NAME, name: user.name, link }) }, sender));
     }
     return c.json({ ok: true });
   })

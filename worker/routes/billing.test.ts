@@ -251,3 +251,20 @@ describe("the test clock (dev only)", () => {
     await expectError(res, 404, "not_found");
   });
 });
+
+describe("the public invoice's issuer", () => {
+  it("is the product for a direct company and the franchise for a franchise's company", async () => {
+    const someone = await register();
+    const answer = await expectStatus<SubscribeAnswer>(await subscribe(someone.token, pix(monthly.id)), 201);
+    const path = `/api/billing/invoices/${answer.invoice.publicId}`;
+    expect((await expectStatus<PublicInvoiceAnswer>(await call("GET", path), 200)).issuerName).toBe(env.APP_NAME);
+
+    const franchiseId = crypto.randomUUID();
+    const at = Date.now();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO franchises (id, name, created_at, updated_at) VALUES (?, 'Revenda Issuer', ?, ?)").bind(franchiseId, at, at),
+      env.DB.prepare("UPDATE companies SET franchise_id = ? WHERE id = (SELECT company_id FROM billing_invoices WHERE public_id = ?)").bind(franchiseId, answer.invoice.publicId),
+    ]);
+    expect((await expectStatus<PublicInvoiceAnswer>(await call("GET", path), 200)).issuerName).toBe("Revenda Issuer");
+  });
+});

@@ -15,6 +15,7 @@ import { requireCompany, requirePermission, requireUser } from "../middleware/au
 import { activationCodeHash, userMailLocale } from "../lib/accounts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../lib/api-keys";
 import { now } from "../lib/db";
+import { franchiseOrigin } from "../lib/franchise-host";
 import { AppError, notFound } from "../lib/errors";
 import { assertCanGrant } from "../lib/grants";
 import { newId } from "../lib/ids";
@@ -261,7 +262,7 @@ export const companiesRoutes = new Hono<HonoEnv>()
     c.executionCtx.waitUntil(
       sendMail(c.env, {
         to: email,
-        ...mailTexts(mailLanguage).invite({ app: c.env.APP_NAME, inviter: c.var.user.name, companyName: company.name, loginUrl: `${c.env.PUBLIC_URL}/login` }),
+        ...mailTexts(mailLanguage).invite({ app: c.env.APP_NAME, inviter: c.var.user.name, companyName: company.name, loginUrl: `${await franchiseOrigin(c.env, company.franchiseId ?? null, c.req.url)}/login` }),
         // A franchise company's invite carries the franchise's name and logo (issue 14).
         ...(company.franchiseId ? { companyId: company.id } : {}),
       }),

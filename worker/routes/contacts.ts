@@ -9,7 +9,8 @@
  *   id). `search` (≤ 40 characters and ≤ 48 UTF-8 bytes escaped, so the LIKE pattern stays within
  *   D1's 50 bytes; 400 `search: too_long` beyond) matches name, e-mail or phone digits; `tags`:
  *   contacts with ANY of them; each `field.<id>=` an exact value (normalised by the field's type).
- *   `total`: the maintained counter when unfiltered, else a count capped at 10,000 (`totalCapped`).
+ *   `total`: the maintained counter when unfiltered, else a count capped at 10,000 (a search's at
+ *   2,000, issue 16) with `totalCapped`.
  * - POST /api/contacts ContactInput → 201 ContactAnswer.
  * - GET /api/contacts/{id} → ContactDetailAnswer (with every field's value, built-ins and formulas
  *   computed, and the contact's latest tickets).
@@ -20,7 +21,7 @@
  *   call again); tag and untag by filter are one set-based statement each.
  */
 import { Hono } from "hono";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { contacts, contactTags, tags, type ContactRow } from "../../schema";
 import type { ContactAnswer, ContactBulkAnswer, ContactDetailAnswer, ContactPage } from "../../schema/api-types";
@@ -32,13 +33,11 @@ import { requireCompany, requirePermission, requireSubscription, requireUser } f
 import {
   checkTags,
   computeContactValues,
-  contactCount,
+  contactListPage,
   createContactRecord,
   deleteContacts,
-  filteredCount,
   filterWhere,
   findContact,
-  isFiltered,
   presentContacts,
   resolveFilter,
   ticketsOfContact,
@@ -68,18 +67,13 @@ export const contactsRoutes = new Hono<HonoEnv>()
     const { filter, cursor, limit } = c.req.valid("query");
     const db = c.var.db;
     const companyId = c.var.company.id;
-    const resolved = await resolveFilter(db, companyId, filter);
-    const where = filterWhere(companyId, resolved);
+    // The search plan, the page and the total go in one D1 batch (worker/lib/contacts.ts contactListPage, issue 16).
+    const resolved = await resolveFilter(db, companyId, filter, undefined, false);
     const after = decodeNumberCursor(cursor);
-    const rows = await db
-      .select()
-      .from(contacts)
-      .where(after ? and(where, sql`(${contacts.createdAt}, ${contacts.id}) < (${after[0]}, ${after[1]})`) : where)
-      .orderBy(desc(contacts.createdAt), desc(contacts.id))
-      .limit(limit + 1);
+    const counted = await contactListPage(db, companyId, resolved, after, limit + 1);
+    const rows = counted.rows;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const counted = isFiltered(resolved) ? await filteredCount(db, where) : { total: await contactCount(db, companyId), capped: false };
     const answer: ContactPage = {
       results: await presentContacts(db, companyId, page),
       cursor: rows.length > limit && last ? encodeCursor([last.createdAt, last.id]) : null,

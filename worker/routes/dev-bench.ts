@@ -10,6 +10,18 @@
  * POST /api/dev/bench/d1-insert → {ok: true}: one D1 insert of a small row (`bench_writes`, created
  * on first use by this isolate), the platform's own cost of "store a message": `bench:inbound`
  * prints the inbound path's throughput against it in the same run (issue 16).
+ *
+ * POST /api/dev/bench/skeleton?key=<conversation> → {id}: the platform's floor for one message
+ * (worker/durable-objects/bench-hop.ts): Worker → object A (one storage write) → object B (one
+ * storage write and one D1 batch of an insert and an update) → 200. One A and one B per `key`, as
+ * the product has one ContactSession and one TicketRoom per conversation.
+ *
+ * GET /api/dev/bench/trace?reset=1 → {spans: {name: {n, totalMs, meanMs, maxMs}}}: the inbound
+ * path's stage timings since the last reset (worker/lib/bench-trace.ts).
+ *
+ * GET /api/dev/bench/broadcast-scheduler?id=<broadcast id> → the BroadcastScheduler's own state
+ * (`inspect`: its storage bytes and keys, the most sends in flight and recipients prefetched at
+ * once): `bench:broadcast` reads it at checkpoints, the scheduler's memory apart from the process's.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -17,11 +29,17 @@ import type { HonoEnv } from "../middleware/context";
 import { runSyntheticFlow } from "../flows/bench";
 import { notFound } from "../lib/errors";
 import { zv } from "../lib/validate";
+import { traceReport } from "../lib/bench-trace";
+import { schedulerOf } from "../lib/broadcasts";
 
 const engineQuery = z.object({
   blocks: z.coerce.number().int().min(2).max(2000).default(200),
   iterations: z.coerce.number().int().min(0).max(100_000).default(100),
 });
+
+const skeletonQuery = z.object({ key: z.string().min(1).max(200).default("0") });
+const traceQuery = z.object({ reset: z.enum(["0", "1"]).default("0") });
+const schedulerQuery = z.object({ id: z.string().uuid() });
 
 /** Whether this isolate created `bench_writes` already (one DDL per isolate, not per request). */
 let benchTableReady = false;
@@ -44,4 +62,13 @@ export const devBenchRoutes = new Hono<HonoEnv>()
     }
     await c.env.DB.prepare("INSERT INTO bench_writes (id, body, at) VALUES (?, ?, ?)").bind(crypto.randomUUID(), "bench", Date.now()).run();
     return c.json({ ok: true });
-  });
+  })
+  .post("/bench/skeleton", zv("query", skeletonQuery), async (c) => {
+    const { key } = c.req.valid("query");
+    const hops = c.env.BENCH_HOP;
+    if (!hops) throw notFound("Route");
+    const id = await hops.get(hops.idFromName(`a:${key}`)).hop(key);
+    return c.json({ id });
+  })
+  .get("/bench/trace", zv("query", traceQuery), (c) => c.json({ spans: traceReport(c.req.valid("query").reset === "1") }))
+  .get("/bench/broadcast-scheduler", zv("query", schedulerQuery), async (c) => c.json(await schedulerOf(c.env, c.req.valid("query").id).inspect()));

@@ -72,6 +72,7 @@ import { hashPassword } from "../lib/password";
 import { refreshAccess } from "../lib/realtime";
 import { trialMs } from "../lib/subscription";
 import { zv } from "../lib/validate";
+import { franchiseOrigin } from "../lib/franchise-host";
 import { findFranchiseRole } from "./franchise-roles";
 
 const idParam = z.object({ id: idSchema });
@@ -130,11 +131,12 @@ const WHAT_ADMIN: Record<string, () => string> = {
 /**
  * The user with `email`, or a new one made for it (name `name` or the address's local part, a
  * random password nobody knows, e-mail unverified) with a single-use link to choose a password
- * (`password_resets`, valid OWNER_LINK_TTL_MS). `link`: where the mail sends them.
+ * (`password_resets`, valid OWNER_LINK_TTL_MS). `link`: where the mail sends them, on `origin`
+ * (the franchise's address: worker/lib/franchise-host.ts `franchiseOrigin`; PUBLIC_URL by default).
  */
-export async function userForGrant(env: AppEnv, db: Db, email: string, name: string | undefined): Promise<{ user: UserRow; created: boolean; link: string }> {
+export async function userForGrant(env: AppEnv, db: Db, email: string, name: string | undefined, origin: string = env.PUBLIC_URL): Promise<{ user: UserRow; created: boolean; link: string }> {
   const existing = await db.query.users.findFirst({ where: eq(users.email, email) });
-  if (existing) return { user: existing, created: false, link: `${env.PUBLIC_URL}/login` };
+  if (existing) return { user: existing, created: false, link: `${origin}/login` };
   const at = now();
   const password = await hashPassword(randomToken(32));
   const local = email.split("@")[0] ?? "";
@@ -166,11 +168,11 @@ export async function userForGrant(env: AppEnv, db: Db, email: string, name: str
     // A concurrent request made the same account: use it.
     if (isUniqueViolation(error)) {
       const raced = await db.query.users.findFirst({ where: eq(users.email, email) });
-      if (raced) return { user: raced, created: false, link: `${env.PUBLIC_URL}/login` };
+      if (raced) return { user: raced, created: false, link: `${origin}/login` };
     }
     throw error;
   }
-  return { user, created: true, link: `${env.PUBLIC_URL}/reset-password?token=${encodeURIComponent(token)}` };
+  return { user, created: true, link: `${origin}/reset-password?token=${encodeURIComponent(token)}` };
 }
 
 /** The company `id` of franchise `franchiseId`; 404 otherwise. */
@@ -265,7 +267,7 @@ export const franchiseCompaniesRoutes = new Hono<HonoEnv>()
     const db = c.var.db;
     const franchise = c.var.franchise;
     if (input.franchiseRoleId) await findFranchiseRole(db, franchise.id, input.franchiseRoleId);
-    const { user: owner, created, link } = await userForGrant(c.env, db, input.ownerEmail, input.ownerName);
+    const { user: owner, created, link } = await userForGrant(c.env, db, input.ownerEmail, input.ownerName, await franchiseOrigin(c.env, franchise.id, c.req.url));
     const at = now();
     const companyId = newId();
     const language = DEFAULT_LOCALE;
@@ -386,7 +388,7 @@ export const franchiseCompaniesRoutes = new Hono<HonoEnv>()
     const input = c.req.valid("json");
     const db = c.var.db;
     const franchise = c.var.franchise;
-    const { user, created, link } = await userForGrant(c.env, db, input.email, input.name);
+    const { user, created, link } = await userForGrant(c.env, db, input.email, input.name, await franchiseOrigin(c.env, franchise.id, c.req.url));
     const at = now();
     const inserted = await db.insert(franchiseAdmins).values({ franchiseId: franchise.id, userId: user.id, createdAt: at }).onConflictDoNothing().returning();
     if (inserted.length) {

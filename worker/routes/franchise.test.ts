@@ -5,7 +5,7 @@
  * answered, stored encrypted), the test e-mail through the franchise's own SMTP (a real SMTP server
  * on loopback), branding at the first byte (/api/infos and the HTML bytes for a franchise host),
  * registration on a franchise host (company under the franchise, its mail branded and sent through
- * the franchise's SMTP), and /api/me's `franchiseAdmin`.
+ * the franchise's SMTP), the links of a franchise's mails on its own hostname, and /api/me's `franchiseAdmin`.
  */
 import { createExecutionContext, env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
@@ -16,7 +16,7 @@ import indexHtml from "../../web/index.html?raw";
 import { app } from "../app";
 import worker from "../index";
 import { invalidateFranchiseHosts } from "../lib/franchise-host";
-import { call, expectStatus, pngFile, register, uniqueEmail, uniqueIp, type Account } from "../test/helpers";
+import { call, expectStatus, mailTo, pngFile, register, uniqueEmail, uniqueIp, type Account } from "../test/helpers";
 import { franchiseAdminAccount, registeredRoutes } from "../test/route-matrix";
 
 type Received = { from: string; to: string[]; user: string | null; raw: string };
@@ -285,5 +285,38 @@ describe("registration on a franchise host", () => {
     );
     const own = await env.DB.prepare("SELECT c.franchise_id FROM companies c JOIN users u ON u.id = c.owner_id WHERE u.email = ?").bind(elsewhere).first<{ franchise_id: string | null }>();
     expect(own?.franchise_id).toBeNull();
+  });
+});
+
+describe("links in a franchise's mails", () => {
+  let gama: Account;
+  let gamaHost: string;
+  beforeAll(async () => {
+    let franchiseId: string;
+    ({ account: gama, franchiseId } = await franchiseAdminAccount("Gama Revenda"));
+    gamaHost = `gama-${crypto.randomUUID().slice(0, 8)}.localhost`;
+    await attachHost(franchiseId, gamaHost);
+  });
+
+  it("a password reset asked on the franchise's hostname links back to it under the franchise's name; on the product's host, to PUBLIC_URL", async () => {
+    const email = uniqueEmail("gama-client");
+    await expectStatus(
+      await callAt(`${gamaHost}:8787`, "POST", "/api/register", { body: { name: "Cliente Gama", email, phone: "+55 11 98765-4321", password: "correct horse battery", companyName: "Loja Gama" } }),
+      201,
+    );
+    await expectStatus(await callAt(`${gamaHost}:8787`, "POST", "/api/forgot-password", { body: { email } }), 200);
+    const mail = await mailTo(email, "reset-password?token=");
+    expect(mail.body_text).toContain(`http://${gamaHost}:8787/reset-password?token=`);
+    expect(mail.body_text).toContain("Gama Revenda");
+
+    const own = await register();
+    await expectStatus(await callAt("localhost:8787", "POST", "/api/forgot-password", { body: { email: own.email } }), 200);
+    expect((await mailTo(own.email, "reset-password?token=")).body_text).toContain("http://localhost:8787/reset-password?token=");
+  });
+
+  it("a company the franchise admin makes from the product's host sends its new owner to the franchise's hostname", async () => {
+    const ownerEmail = uniqueEmail("gama-owner");
+    await expectStatus(await callAt("localhost:8787", "POST", "/api/franchise/companies", { token: gama.token, body: { name: "Filial Gama", ownerEmail, ownerName: "Dora Lima" } }), 201);
+    expect((await mailTo(ownerEmail, "reset-password?token=")).body_text).toContain(`http://${gamaHost}:8787/reset-password?token=`);
   });
 });

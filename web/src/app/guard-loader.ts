@@ -3,21 +3,23 @@
  * route loaders). A redirect outcome becomes a router redirect; "no company" throws a 403 answer
  * with code `no_company` that the root error screen renders as the not-in-company screen.
  */
-import { firstPermittedPath } from "./navigation";
 import { data, redirect, type LoaderFunction } from "react-router";
-import { queryClient } from "@/lib/query-client";
 import { api } from "@/lib/session";
-import { meQuery, permissionsQuery } from "@/features/session/api/session-api";
-import { activeCompanyQuery } from "@/features/companies/api/companies-api";
 import { orderGuards, runGuards, type GuardSources } from "./guards";
 import { permissionFor } from "./route-permissions";
 
-/** Guard sources read through react-query, so the layout reuses what the guards loaded. */
+/** The query-backed sources and the landing rule, loaded on first need (not by /login without a token). */
+const sessionSources = () => import("./guard-sources");
+
+/**
+ * Guard sources read through react-query, so the layout reuses what the guards loaded. The token
+ * check is immediate; the others load guard-sources.ts (react-query, the session's parsers) first.
+ */
 export const appGuardSources: GuardSources = {
   hasToken: () => api.tokens.get() !== null,
-  me: () => queryClient.ensureQueryData(meQuery()),
-  company: () => queryClient.ensureQueryData(activeCompanyQuery()),
-  permissions: () => queryClient.ensureQueryData(permissionsQuery()),
+  me: async () => (await sessionSources()).querySources.me(),
+  company: async () => (await sessionSources()).querySources.company(),
+  permissions: async () => (await sessionSources()).querySources.permissions(),
 };
 
 /** The error data thrown when the user belongs to no company. */
@@ -31,7 +33,8 @@ export function guardCheck(pattern: string, guards: readonly string[], sources: 
   const ordered = orderGuards(guards);
   const permission = permissionFor(pattern);
   return async () => {
-    const landing = pattern === "/" ? firstPermittedPath : undefined;
+    // Without a token "/" redirects to /login before any landing is needed.
+    const landing = pattern === "/" && sources.hasToken() ? (await sessionSources()).firstPermittedPath : undefined;
     const outcome = await runGuards(ordered, { permission, landing }, sources);
     if (outcome.kind === "redirect") throw redirect(outcome.to);
     if (outcome.kind === "no-company") throw data(NO_COMPANY, { status: 403 });

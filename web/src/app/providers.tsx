@@ -1,30 +1,27 @@
 /**
- * App-wide providers: lingui, react-query, the toast outlet, runtime branding (title, favicon,
- * primary colour; spec §1) and the hourly new-build check (spec §7, §9).
+ * App-wide providers: lingui, runtime branding (title, favicon, primary colour; spec §1), the toast
+ * outlet and the hourly new-build check (spec §7, §9). react-query's provider is not here: the app's
+ * pages get it from the root frame (root-frame.tsx), the auth pages do without it, and the toast
+ * outlet (sonner) mounts once a page needs it, so /login loads neither (issue 9).
  */
-import { useEffect, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useSyncExternalStore, type ReactNode } from "react";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import { msg } from "@lingui/core/macro";
-import { QueryClientProvider, useQuery } from "@tanstack/react-query";
-import { toast } from "sonner";
-import { Toaster } from "@/components/ui/toaster";
-import { queryClient } from "@/lib/query-client";
-import { applyBranding, BOOT_BRANDING, franchiseInfoQuery, runtimeSettingsQuery } from "@/lib/branding";
-import { useFranchiseMode } from "@/lib/use-brand";
+import { applyBranding, BOOT_BRANDING } from "@/lib/branding";
+import { useBrandingState } from "@/lib/branding-store";
 import { startBuildCheck } from "@/lib/build-check";
+import { subscribeToaster, toasterWanted, wantToaster } from "@/lib/toaster-state";
 
 /**
- * Reads runtime settings (and franchise info only in franchise mode) and applies them; until the
- * franchise info answers, the branding the worker wrote into the document is kept (no flash).
+ * Applies the runtime settings (and franchise info only in franchise mode); until the franchise
+ * info answers, the branding the worker wrote into the document is kept (no flash).
  */
 function Branding() {
-  const settings = useQuery(runtimeSettingsQuery());
-  const franchiseMode = useFranchiseMode();
-  const franchise = useQuery({ ...franchiseInfoQuery(), enabled: franchiseMode });
+  const { settings, franchise, franchiseMode } = useBrandingState(BOOT_BRANDING !== null);
   useEffect(() => {
-    if (settings.data) applyBranding(settings.data, franchiseMode ? (franchise.data ?? BOOT_BRANDING) : null);
-  }, [settings.data, franchise.data, franchiseMode]);
+    if (settings) applyBranding(settings, franchiseMode ? (franchise ?? BOOT_BRANDING) : null);
+  }, [settings, franchise, franchiseMode]);
   return null;
 }
 
@@ -36,25 +33,39 @@ function BuildChecker() {
   useEffect(() => {
     if (import.meta.env.DEV) return;
     return startBuildCheck(() => {
-      toast.info(i18n._(NEW_BUILD), {
-        duration: Infinity,
-        action: { label: i18n._(RELOAD), onClick: () => window.location.reload() },
-      });
+      wantToaster();
+      void import("sonner").then(({ toast }) =>
+        toast.info(i18n._(NEW_BUILD), {
+          duration: Infinity,
+          action: { label: i18n._(RELOAD), onClick: () => window.location.reload() },
+        }),
+      );
     });
   }, []);
   return null;
+}
+
+const LazyToaster = lazy(() => import("@/components/ui/toaster").then((module) => ({ default: module.Toaster })));
+
+/** The toast outlet, loaded once asked for (toaster-state.ts). */
+function ToastOutlet() {
+  const wanted = useSyncExternalStore(subscribeToaster, toasterWanted, toasterWanted);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <LazyToaster />
+    </Suspense>
+  );
 }
 
 /** Wraps the router with every provider. */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <Branding />
-        <BuildChecker />
-        {children}
-        <Toaster />
-      </QueryClientProvider>
+      <Branding />
+      <BuildChecker />
+      {children}
+      <ToastOutlet />
     </I18nProvider>
   );
 }

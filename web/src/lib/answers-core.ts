@@ -4,17 +4,14 @@
  * They live apart from answers.ts (which re-exports them) so the app's entry chunk, the session and
  * the route guards do not pull in the parsers of every feature and the schema modules those import
  * (issue 9 "Load only what a screen needs"). Each is typed against the shared type of
- * schema/api-types.ts, like the rest of answers.ts.
+ * schema/api-types.ts, like the rest of answers.ts. The token, ok, runtime-settings and franchise-info
+ * parsers are in answers-boot.ts (no zod: the pages before sign-in read only those).
  */
 import { z } from "zod";
-import type { CompanyAnswer, MeAnswer, RuntimeSettings } from "../../../schema/api-types";
-import type { TokenAnswer } from "../../../schema/validation/auth";
+import type { CompanyAnswer, MeAnswer } from "../../../schema/api-types";
 
-/** POST /api/login, /api/register, /api/reset-password → {token}. */
-export const tokenAnswer: z.ZodType<TokenAnswer> = z.object({ token: z.string().min(1) });
-
-/** POST /api/forgot-password → {ok: true}. */
-export const okAnswer = z.object({ ok: z.literal(true) });
+// The answers read before sign-in are parsed without zod (answers-boot.ts); re-exported here.
+export { franchiseInfo, okAnswer, runtimeSettings, tokenAnswer, type FranchiseInfo } from "./answers-boot";
 
 /** GET /api/me, PUT /api/me/change-active, PUT /api/user/change-status → MeAnswer. */
 export const meAnswer: z.ZodType<MeAnswer> = z.object({
@@ -59,21 +56,3 @@ export type CompanySummary = { id: string; name: string; image: string | null };
 export const companyList: z.ZodType<CompanySummary[]> = z.array(
   z.object({ id: z.string(), name: z.string(), image: z.string().nullable() }),
 );
-
-/** GET /api/runtime-settings → RuntimeSettings. */
-export const runtimeSettings: z.ZodType<RuntimeSettings> = z.object({
-  appName: z.string(),
-  franchiseMode: z.boolean(),
-  primaryColor: z.string(),
-});
-
-/** GET /api/infos: the franchise's branding (spec §3 "Franchise info"; issue 14 adds primaryColor). */
-export type FranchiseInfo = { name: string | null; logo: string | null; favicon: string | null; primaryColor: string | null; notInCompany?: string | null };
-/** GET /api/infos → FranchiseInfo; unexpected or missing fields degrade to null. */
-export const franchiseInfo: z.ZodType<FranchiseInfo> = z.object({
-  name: z.string().nullable().catch(null),
-  logo: z.string().nullable().catch(null),
-  favicon: z.string().nullable().catch(null),
-  primaryColor: z.string().nullable().optional().transform((value) => value ?? null).catch(null),
-  notInCompany: z.string().nullable().optional().transform((value) => value ?? null).catch(null),
-});

@@ -8,9 +8,17 @@
  * - a 403 is marked retried and sent once more; a second 403 rejects;
  * - any other non-2xx rejects with an {@link ApiError} `{status, code, message, fields}` read from the
  *   worker's envelope `{error: {code, message, fields?}}` (DESIGN.md "API conventions").
- * Answers are parsed with a zod schema at the edge, so no answer is trusted by a cast.
+ * Answers are parsed at the edge by a schema (a zod schema, or for the few answers the pages before
+ * sign-in read, a plain parser with the same `safeParse` shape: answers-boot.ts), so no answer is
+ * trusted by a cast. This module does not import zod, so /login does not load it (issue 9).
  */
-import { z } from "zod";
+
+/**
+ * What `call` parses an answer with: a zod schema or any object with zod's `safeParse` shape.
+ */
+export type AnswerSchema<T> = {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+};
 
 /** Where the bearer token is kept (spec §7: localStorage key `token`). */
 export const TOKEN_KEY = "token";
@@ -103,18 +111,31 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** The client: `call` parses the answer with a schema, `send` ignores the answer body. */
 export type ApiClient = {
-  call<T>(method: HttpMethod, path: string, schema: z.ZodType<T>, options?: RequestOptions): Promise<T>;
+  call<T>(method: HttpMethod, path: string, schema: AnswerSchema<T>, options?: RequestOptions): Promise<T>;
   send(method: HttpMethod, path: string, options?: RequestOptions): Promise<void>;
   tokens: TokenStore;
 };
 
-const errorEnvelope = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string().optional(),
-    fields: z.record(z.string(), z.string()).optional(),
-  }),
-});
+/** The worker's error envelope `{error: {code, message?, fields?}}` (DESIGN.md "API conventions"). */
+type ErrorEnvelope = { code: string; message?: string; fields?: Record<string, string> };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The envelope's `error` when `body` is one (a string `code`, optional string `message`, string-valued `fields`), else null. */
+export function readErrorEnvelope(body: unknown): ErrorEnvelope | null {
+  if (!isRecord(body) || !isRecord(body.error)) return null;
+  const { code, message, fields } = body.error;
+  if (typeof code !== "string") return null;
+  if (message !== undefined && typeof message !== "string") return null;
+  if (fields === undefined) return { code, message };
+  if (!isRecord(fields)) return null;
+  const byField: Record<string, string> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    if (typeof value !== "string") return null;
+    byField[field] = value;
+  }
+  return { code, message, fields: byField };
+}
 
 async function readBody(response: Response): Promise<unknown> {
   if (response.status === 204) return null;
@@ -130,11 +151,11 @@ async function readBody(response: Response): Promise<unknown> {
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body = await readBody(response).catch(() => null);
-  const envelope = errorEnvelope.safeParse(body);
+  const envelope = readErrorEnvelope(body);
   const retryHeader = Number(response.headers.get("Retry-After"));
   const retryAfter = Number.isFinite(retryHeader) && retryHeader > 0 ? Math.ceil(retryHeader) : null;
-  if (envelope.success) {
-    const { code, message, fields } = envelope.data.error;
+  if (envelope) {
+    const { code, message, fields } = envelope;
     return new ApiError(response.status, code, message ?? response.statusText, fields ?? {}, retryAfter);
   }
   return new ApiError(response.status, `http_${response.status}`, response.statusText || "Request failed", {}, retryAfter);

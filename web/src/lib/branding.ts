@@ -2,7 +2,8 @@
  * Runtime branding (spec §1): the page title is the product name from GET /api/runtime-settings,
  * or the franchise name from GET /api/infos when franchise mode is on (no franchise call when it is
  * off); the favicon follows the franchise; the primary colour (the franchise's, else the runtime
- * settings') becomes the `--primary` CSS variable.
+ * settings') becomes the `--primary` CSS variable, and its readable text colour on each theme's
+ * surfaces the `--primary-on-light` / `--primary-on-dark` ones ({@link primaryTextVariables}).
  *
  * On a franchise hostname the worker has already written the franchise's title, favicon, theme
  * colour and `og:site_name` into the HTML (issue 14 "Branding at the first byte"). The app reads
@@ -10,9 +11,12 @@
  * /api/infos answers, so the page never flashes back to the product's brand while it boots.
  */
 import { queryOptions } from "@tanstack/react-query";
-import { franchiseInfo, runtimeSettings, type FranchiseInfo } from "./answers-core";
+import type { FranchiseInfo } from "./answers-boot";
 import type { RuntimeSettings } from "../../../schema/api-types";
-import { api } from "./session";
+import { franchiseInfoSource, runtimeSettingsSource } from "./branding-store";
+import { luminance, primaryTextVariables } from "../../../schema/brand-colors";
+
+export { contrastOf, luminance, primaryTextVariables, readableOn, TEXT_SURFACES } from "../../../schema/brand-colors";
 
 /** Query keys of runtime branding. */
 export const brandingKeys = {
@@ -25,7 +29,8 @@ export const brandingKeys = {
 export const runtimeSettingsQuery = () =>
   queryOptions({
     queryKey: brandingKeys.runtime(),
-    queryFn: ({ signal }) => api.call("GET", "/runtime-settings", runtimeSettings, { signal }),
+    // Shares the boot request of branding-store.ts (one call per visit).
+    queryFn: ({ signal }) => runtimeSettingsSource.query(signal),
     staleTime: Infinity,
   });
 
@@ -33,21 +38,10 @@ export const runtimeSettingsQuery = () =>
 export const franchiseInfoQuery = () =>
   queryOptions({
     queryKey: brandingKeys.franchise(),
-    queryFn: ({ signal }) => api.call("GET", "/infos", franchiseInfo, { signal }),
+    // Shares the boot request of branding-store.ts; a refetch updates the brand hooks too.
+    queryFn: ({ signal }) => franchiseInfoSource.query(signal),
     staleTime: Infinity,
   });
-
-/** Relative luminance of a #rgb / #rrggbb colour, or null when it is not one. */
-export function luminance(hex: string): number | null {
-  const match = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(hex.trim());
-  if (!match?.[1]) return null;
-  const digits = match[1].length === 3 ? [...match[1]].map((d) => d + d).join("") : match[1];
-  const channel = (offset: number) => {
-    const value = parseInt(digits.slice(offset, offset + 2), 16) / 255;
-    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
-}
 
 /** Dark text used on light brand colours (the foreground token of the light theme). */
 const DARK_TEXT = "#111827";
@@ -124,10 +118,11 @@ export function brandFor(settings: RuntimeSettings | undefined, franchise: Franc
   return { name: settings?.appName ?? null, logo: null };
 }
 
-/** Applies title, favicon and primary colour (the franchise's, else the runtime settings') to the document. */
+/** Applies title, favicon and primary colour (the franchise's, else the runtime settings'; with its text colours) to the document. */
 export function applyBranding(settings: RuntimeSettings, franchise: FranchiseInfo | null): void {
   document.title = franchise?.name || settings.appName;
-  const variables = primaryColorVariables(franchise?.primaryColor) ?? primaryColorVariables(settings.primaryColor);
+  const color = [franchise?.primaryColor, settings.primaryColor].find((value) => primaryColorVariables(value) !== null);
+  const variables = color ? { ...primaryColorVariables(color), ...primaryTextVariables(color) } : null;
   if (variables) {
     const root = document.documentElement.style;
     for (const [name, value] of Object.entries(variables)) root.setProperty(name, value);

@@ -12,7 +12,6 @@
  * one after a route's code chunk fails to load (the old build's chunks are gone after a deploy),
  * and only when no field has the focus; otherwise the prompt is shown instead.
  */
-import { z } from "zod";
 
 /** The version this bundle was built as. */
 export const APP_VERSION: string = __APP_VERSION__;
@@ -23,8 +22,8 @@ export const LATEST_BUILD_PATH = "/build.json";
 /** Path of the build manifest (Vite's manifest.json renamed; written by web/vite.config.ts). */
 export const BUILD_MANIFEST_PATH = "/build-manifest.json";
 
-const latestBuildFile = z.object({ version: z.string().min(1), builtAt: z.string().optional(), manifest: z.string().optional() });
-const manifestFile = z.record(z.string(), z.object({ file: z.string() }).loose());
+/** The two files' schemas (build-files.ts), loaded at the first check: zod is not in the app's entry (issue 9). */
+const fileSchemas = () => import("./build-files");
 
 /** `fetch` as the check uses it (injectable for tests). */
 export type Fetcher = (input: string, init: RequestInit) => Promise<Response>;
@@ -38,6 +37,7 @@ const defaultFetcher: Fetcher = (input, init) => globalThis.fetch(input, init);
  */
 export async function fetchNewerBuild(current: string, fetcher: Fetcher = defaultFetcher): Promise<string | null> {
   try {
+    const { latestBuildFile, manifestFile } = await fileSchemas();
     const response = await fetcher(LATEST_BUILD_PATH, { cache: "no-store" });
     if (!response.ok) return null;
     const latest = latestBuildFile.safeParse(await response.json());

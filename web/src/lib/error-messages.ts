@@ -7,6 +7,11 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg, plural } from "@lingui/core/macro";
 import { isApiError } from "./api";
+import { loadCatalogs } from "./i18n";
+
+// This table's translations are their own catalog ("errors", lingui.config.ts): loaded for the
+// active language now and for any language switched to (the routes that use it load it first).
+void loadCatalogs(["errors"]);
 
 /** Which screen the error happened on (chooses the spec's screen-specific wording). */
 export type ErrorContext = "default" | "login" | "register" | "reset" | "pairing";

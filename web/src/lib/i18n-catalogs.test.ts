@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkCatalogs } from "../../scripts/i18n-check";
-import { LOCALES } from "./i18n";
+import { DEFAULT_LOCALE as SCHEMA_DEFAULT, LOCALES as SCHEMA_LOCALES } from "../../../schema/validation/common";
+import { DEFAULT_LOCALE, LOCALES } from "./i18n";
 
 /**
  * Fails when a message used in web/src is missing from a catalog, untranslated in any of the four
@@ -13,5 +14,10 @@ describe("lingui catalogs", () => {
     expect(extracted).toBeGreaterThan(0);
     const report = problems.map((problem) => `${problem.locale} ${problem.kind}: ${problem.message}`);
     expect(report).toEqual([]);
+  });
+
+  it("list the same locales as the schema (i18n.ts repeats them to keep zod off /login)", () => {
+    expect([...LOCALES]).toEqual([...SCHEMA_LOCALES]);
+    expect(DEFAULT_LOCALE).toBe(SCHEMA_DEFAULT);
   });
 });

@@ -5,9 +5,10 @@ import { i18n, type MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { toast } from "sonner";
 import { errorMessage, type ErrorContext } from "./error-messages";
+import { TOAST_DURATION_MS, wantToaster } from "./toaster-state";
 
-/** Toast lifetime in ms (spec §8, §9). */
-export const TOAST_DURATION_MS = 5000;
+// Toast lifetime in ms (spec §8, §9); kept in toaster-state.ts so the toast outlet does not load this module.
+export { TOAST_DURATION_MS } from "./toaster-state";
 
 /** The success messages of spec §8, by kind. */
 export const SUCCESS_MESSAGES = {
@@ -31,10 +32,12 @@ export type SuccessKind = keyof typeof SUCCESS_MESSAGES;
 
 /** Shows the spec's success toast of `kind` in the active language, with an optional second line. */
 export function notifySuccess(kind: SuccessKind, description?: string): void {
+  wantToaster();
   toast.success(i18n._(SUCCESS_MESSAGES[kind]), { duration: TOAST_DURATION_MS, description });
 }
 
 /** Shows the spec's message for a failed call as an error toast. */
 export function notifyError(error: unknown, context: ErrorContext = "default"): void {
+  wantToaster();
   toast.error(i18n._(errorMessage(error, context)), { duration: TOAST_DURATION_MS });
 }

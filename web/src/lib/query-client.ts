@@ -4,6 +4,7 @@
  */
 import { QueryClient } from "@tanstack/react-query";
 import { isApiError } from "./api";
+import { setSessionCacheClear } from "./session";
 
 /** The QueryClient shared by providers, guards and session code. */
 export const queryClient = new QueryClient({
@@ -19,3 +20,6 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// Login, logout and a lost session drop the cache (session.ts).
+setSessionCacheClear(() => queryClient.clear());

@@ -5,7 +5,18 @@
  */
 import { i18n } from "@lingui/core";
 import { createApiClient, createNavigateTo, createTokenStore } from "./api";
-import { queryClient } from "./query-client";
+
+/**
+ * Drops every cached answer of the session. The query client registers its `clear` when it loads
+ * (query-client.ts); before that nothing is cached. Kept apart so the auth pages, which use no
+ * cache, do not load react-query (issue 9).
+ */
+let clearCache: () => void = () => undefined;
+
+/** Called once by query-client.ts with the cache's `clear`. */
+export function setSessionCacheClear(clear: () => void): void {
+  clearCache = clear;
+}
 
 let push: (path: string) => void = (path) => window.location.assign(path);
 
@@ -19,7 +30,7 @@ const AUTH_PATHS = ["/login", "/register", "/forgot-password", "/reset-password"
 
 /** Clears the user and goes to /login (the token is cleared by the caller or the client). */
 function leaveToLogin(): void {
-  queryClient.clear();
+  clearCache();
   if (typeof window === "undefined") return;
   if (!AUTH_PATHS.includes(window.location.pathname)) push("/login");
 }
@@ -46,7 +57,7 @@ export const api = createApiClient({
 /** Stores a fresh token, drops any cached data of a previous user and opens the app at `to`. */
 export function startSession(token: string, to = "/"): void {
   api.tokens.set(token);
-  queryClient.clear();
+  clearCache();
   push(to);
 }
 

@@ -6,11 +6,14 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { errorMessage } from "@/lib/error-messages";
+import { loadCatalogs } from "@/lib/i18n";
 import { BareLayout } from "../layouts/plain-layouts";
 import { NotFoundPage } from "./not-found";
 
-/** Loaded only when shown: it brings the invites list and the account menu, which /login does not need. */
-const NotInCompanyPage = lazy(() => import("./not-in-company").then((module) => ({ default: module.NotInCompanyPage })));
+/** Loaded only when shown, with its features' catalogs: it brings the invites list and the account menu, which /login does not need. */
+const NotInCompanyPage = lazy(() =>
+  Promise.all([import("./not-in-company"), loadCatalogs(["errors", "invites", "session", "shell"])]).then(([module]) => ({ default: module.NotInCompanyPage })),
+);
 
 /**
  * The router's error screen: the not-in-company screen when a guard found no company, the 404

@@ -3,7 +3,8 @@
  * opening a calendar (react-day-picker with the language's month names and first weekday). The
  * browser's own `<input type="date">` follows the operating system's language instead, so a pt-BR
  * user on an English system would read "mm/dd/yyyy". Values are `YYYY-MM-DD` strings ("" for none).
- * `DateTimeField` pairs it with a time input for `YYYY-MM-DDTHH:MM` values.
+ * `DateTimeField` pairs it with a {@link TimeField} (the time of day the language's way, 19:30 or
+ * 7:30 PM) for `YYYY-MM-DDTHH:MM` values.
  */
 import { useState, type CSSProperties } from "react";
 import { DayPicker } from "react-day-picker";
@@ -11,7 +12,7 @@ import "react-day-picker/style.css";
 import { useLingui } from "@lingui/react/macro";
 import { CalendarDays, X } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
+import { TimeField } from "@/components/ui/time-field";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { calendarLocale, dateToDay, dayToDate, formatDay } from "@/lib/calendar";
 import { cn } from "@/lib/utils";
@@ -24,7 +25,7 @@ export const CALENDAR_THEME = {
   "--rdp-range_middle-color": "var(--accent-foreground)",
   "--rdp-range_start-color": "var(--primary-foreground)",
   "--rdp-range_end-color": "var(--primary-foreground)",
-  "--rdp-today-color": "var(--primary)",
+  "--rdp-today-color": "var(--primary-text)",
   "--rdp-day-height": "2.25rem",
   "--rdp-day-width": "2.25rem",
   "--rdp-day_button-height": "2.1rem",
@@ -97,7 +98,19 @@ export function DatePicker({ value, onChange, min, disabled, clearable, id, clas
 }
 
 /** A day and a time of day as one `YYYY-MM-DDTHH:MM` value ("" when no day is chosen). */
-export function DateTimeField({ value, onChange, disabled, "aria-label": label }: { value: string; onChange: (next: string) => void; disabled?: boolean; "aria-label"?: string }) {
+export function DateTimeField({
+  value,
+  onChange,
+  disabled,
+  "aria-label": label,
+  "aria-invalid": invalid,
+}: {
+  value: string;
+  onChange: (next: string) => void;
+  disabled?: boolean;
+  "aria-label"?: string;
+  "aria-invalid"?: boolean;
+}) {
   const { t } = useLingui();
   const [day = "", time = ""] = value ? value.split("T") : [];
   return (
@@ -107,16 +120,19 @@ export function DateTimeField({ value, onChange, disabled, "aria-label": label }
         disabled={disabled}
         clearable
         aria-label={label}
+        aria-invalid={invalid}
         className="flex-1"
         onChange={(next) => onChange(next ? `${next}T${time || "00:00"}` : "")}
       />
-      <Input
-        type="time"
-        className="w-28"
+      <TimeField
         aria-label={t`Time`}
+        aria-invalid={invalid}
         disabled={disabled || !day}
         value={time.slice(0, 5)}
-        onChange={(event) => onChange(day ? `${day}T${event.target.value || "00:00"}` : "")}
+        onChange={(next) => {
+          // An incomplete time keeps the last complete one (shown again when the field is left).
+          if (day && next) onChange(`${day}T${next}`);
+        }}
       />
     </div>
   );

@@ -1,7 +1,7 @@
 import { Toaster as Sonner } from "sonner";
 import { useLingui } from "@lingui/react/macro";
 import { useTheme } from "@/lib/theme";
-import { TOAST_DURATION_MS } from "@/lib/notify";
+import { TOAST_DURATION_MS } from "@/lib/toaster-state";
 
 /** The toast outlet: follows the theme; toasts last 5000 ms (spec §8); sonner's own labels translated. */
 export function Toaster() {

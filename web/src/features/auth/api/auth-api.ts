@@ -1,10 +1,11 @@
 /**
  * Account calls made before sign-in (spec §7): POST /api/login, /api/register,
  * /api/forgot-password, /api/reset-password. Bodies are the outputs of schema/validation/auth.ts.
+ * Answers are read with the zod-free parsers of answers-boot.ts (the login page loads no zod).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { api } from "@/lib/session";
-import { okAnswer, tokenAnswer } from "@/lib/answers-core";
+import { okAnswer, tokenAnswer } from "@/lib/answers-boot";
 import type { forgotPasswordInput, loginInput, resetPasswordInput, TokenAnswer } from "../../../../../schema/validation/auth";
 import type { registerInput } from "../../../../../schema/validation/register";
 

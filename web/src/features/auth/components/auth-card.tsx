@@ -1,9 +1,14 @@
 import type { ReactNode } from "react";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Alert } from "@/components/ui/alert";
 import { TriangleAlert } from "lucide-react";
 
-/** The card every auth screen uses: title, one line, optional form error, body, footer links. */
+/**
+ * The card every auth screen uses: title, one line, optional form error, body, footer links. The
+ * title and footer carry their final classes (CardTitle's and CardFooter's with this card's
+ * overrides, as tailwind-merge would resolve them) so the card renders right without
+ * tailwind-merge, which /login does not load (issue 9; auth-classes.test.ts).
+ */
 export function AuthCard({
   title,
   description,
@@ -20,9 +25,9 @@ export function AuthCard({
   return (
     <Card>
       <CardHeader>
-        <CardTitle as="h1" className="text-xl">
+        <h1 data-slot="card-title" className="font-semibold text-xl">
           {title}
-        </CardTitle>
+        </h1>
         {description ? <CardDescription>{description}</CardDescription> : null}
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -34,7 +39,11 @@ export function AuthCard({
         ) : null}
         {children}
       </CardContent>
-      {footer ? <CardFooter className="flex-col items-stretch gap-2 text-center text-sm text-muted-foreground">{footer}</CardFooter> : null}
+      {footer ? (
+        <div data-slot="card-footer" className="flex p-5 pt-0 flex-col items-stretch gap-2 text-center text-sm text-muted-foreground">
+          {footer}
+        </div>
+      ) : null}
     </Card>
   );
 }

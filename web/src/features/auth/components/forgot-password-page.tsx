@@ -3,17 +3,22 @@ import { Link } from "react-router";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
+import { twMerge } from "tailwind-merge";
 import { MailCheck } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
+import { setClassMerge } from "@/lib/utils";
 import { notifySuccess } from "@/lib/notify";
 import { forgotPasswordInput } from "../../../../../schema/validation/auth";
 import { forgotPassword } from "../api/auth-api";
 import { useServerErrors } from "../hooks/use-server-errors";
 import { AuthCard } from "./auth-card";
+
+// This page's empty state overrides its padding, which needs tailwind-merge (not loaded by /login).
+setClassMerge(twMerge);
 
 /** /forgot-password: asks for the e-mail and confirms that instructions were sent (spec §7, §8). */
 export function ForgotPasswordPage() {

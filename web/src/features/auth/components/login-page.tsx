@@ -1,36 +1,110 @@
+import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
+import { isApiError } from "@/lib/api";
+import { loadCatalogs } from "@/lib/i18n";
 import { startSession } from "@/lib/session";
-import { loginInput } from "../../../../../schema/validation/auth";
 import { login } from "../api/auth-api";
-import { useServerErrors } from "../hooks/use-server-errors";
+import { checkLogin, type LoginErrors, type LoginValues } from "../lib/login-form";
 import { AuthCard } from "./auth-card";
 
-/** /login (spec §2 auth screens, §4 "login ... stores the token and loads the user"). */
+type ErrorTable = typeof import("@/lib/error-messages");
+let errorTable: Promise<ErrorTable> | null = null;
+
+/**
+ * The error table (web/src/lib/error-messages.ts) with its catalog, loaded the first time the form
+ * has an error to show: a visitor who logs in without one never downloads it (issue 9).
+ */
+function loadErrorTable(): Promise<ErrorTable> {
+  errorTable ??= Promise.all([import("@/lib/error-messages"), loadCatalogs(["errors"])]).then(([table]) => table);
+  return errorTable;
+}
+
+/** One labelled field with its error under it (the markup of FormField, components/ui/form-field.tsx). */
+function LoginField({ label, error, children }: { label: string; error?: string; children: (props: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => React.ReactNode }) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": error ? errorId : undefined })}
+      {error ? (
+        <p id={errorId} className="text-xs font-medium text-destructive">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * /login (spec §2 auth screens, §4 "login ... stores the token and loads the user"). The first
+ * screen a visitor downloads, so it is kept small (issue 9: /login ≤ 120 KiB gzip JS): a plain
+ * controlled form checked by `checkLogin` (loginInput's rules, without zod or react-hook-form),
+ * on submit and then on every change. A failed call puts the server's field codes under their
+ * fields and the login wording on top (spec §8); the messages come from the app's error table,
+ * loaded with the first error.
+ */
 export function LoginPage() {
-  const { t } = useLingui();
-  const form = useForm({ resolver: zodResolver(loginInput), defaultValues: { email: "", password: "" } });
-  const applyErrors = useServerErrors(form, ["email", "password"], "login");
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async (values) => {
+  const { t, i18n } = useLingui();
+  const [values, setValues] = useState<LoginValues>({ email: "", password: "" });
+  const [errors, setErrors] = useState<LoginErrors>({});
+  const [table, setTable] = useState<ErrorTable | null>(null);
+  const [serverError, setServerError] = useState<string | undefined>();
+  const [submitted, setSubmitted] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+
+  /** Shows `next` field errors once the table that words them is in. */
+  const showErrors = async (next: LoginErrors) => {
+    if (next.email || next.password) setTable(await loadErrorTable());
+    setErrors(next);
+  };
+
+  const change = (field: keyof LoginValues) => (event: { target: { value: string } }) => {
+    const next = { ...values, [field]: event.target.value };
+    setValues(next);
+    if (submitted) {
+      const checked = checkLogin(next);
+      void showErrors(checked.ok ? {} : checked.errors);
+    }
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    setSubmitted(true);
+    const checked = checkLogin(values);
+    if (!checked.ok) {
+      await showErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    setServerError(undefined);
+    setSubmitting(true);
     try {
-      const { token } = await login(values);
+      const { token } = await login(checked.data);
       startSession(token);
     } catch (error) {
-      applyErrors(error);
+      const loaded = await loadErrorTable();
+      setTable(loaded);
+      if (isApiError(error)) setErrors({ email: error.fields.email, password: error.fields.password });
+      setServerError(i18n._(loaded.errorMessage(error, "login")));
+    } finally {
+      setSubmitting(false);
     }
-  });
+  };
+
+  const message = (code: string | undefined) => (code && table ? i18n._(table.fieldErrorMessage(code)) : undefined);
+
   return (
     <AuthCard
       title={t`Log in`}
       description={t`Welcome back! Enter your email and password.`}
-      error={errors.root?.server?.message}
+      error={serverError}
       footer={
         <p>
           {t`Don't have an account?`}{" "}
@@ -40,20 +114,20 @@ export function LoginPage() {
         </p>
       }
     >
-      <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-        <FormField label={t`Email`} error={errors.email?.message}>
-          <Input type="email" autoComplete="email" autoFocus {...form.register("email")} />
-        </FormField>
-        <FormField label={t`Password`} error={errors.password?.message}>
-          <Input type="password" autoComplete="current-password" {...form.register("password")} />
-        </FormField>
+      <form onSubmit={(event) => void onSubmit(event)} className="grid gap-4" noValidate>
+        <LoginField label={t`Email`} error={message(errors.email)}>
+          {(field) => <Input {...field} type="email" name="email" autoComplete="email" autoFocus value={values.email} onChange={change("email")} />}
+        </LoginField>
+        <LoginField label={t`Password`} error={message(errors.password)}>
+          {(field) => <Input {...field} type="password" name="password" autoComplete="current-password" value={values.password} onChange={change("password")} />}
+        </LoginField>
         <div className="-mt-2 text-right text-sm">
           <Link to="/forgot-password" className="text-primary underline-offset-4 hover:underline">
             {t`Forgot your password?`}
           </Link>
         </div>
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? <Spinner /> : null}
+        <Button type="submit" disabled={submitting}>
+          {submitting ? <Spinner /> : null}
           {t`Log in`}
         </Button>
       </form>

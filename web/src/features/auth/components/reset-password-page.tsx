@@ -2,6 +2,7 @@ import { Link, useSearchParams } from "react-router";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLingui } from "@lingui/react/macro";
+import { twMerge } from "tailwind-merge";
 import { z } from "zod";
 import { LinkIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -9,11 +10,15 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
+import { setClassMerge } from "@/lib/utils";
 import { startSession } from "@/lib/session";
 import { resetPasswordInput } from "../../../../../schema/validation/auth";
 import { resetPassword } from "../api/auth-api";
 import { useServerErrors } from "../hooks/use-server-errors";
 import { AuthCard } from "./auth-card";
+
+// This page's empty state overrides its padding, which needs tailwind-merge (not loaded by /login).
+setClassMerge(twMerge);
 
 /** The reset schema plus a confirmation the user types twice (client-side only). */
 const resetForm = resetPasswordInput

@@ -96,6 +96,7 @@ export const publicInvoiceAnswer: z.ZodType<PublicInvoiceAnswer> = z.object({
   invoiceUrl: z.string().nullable(),
   createdAt: z.number(),
   companyName: z.string(),
+  issuerName: z.string(),
   planName: z.string().nullable(),
   pix: pixAnswer.nullable(),
   sandbox: z.boolean(),

@@ -11,7 +11,6 @@ import { Printer } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Separator } from "@/components/ui/separator";
-import { runtimeSettingsQuery } from "@/lib/branding";
 import { formatDate } from "@/lib/dates";
 import { publicInvoiceQuery } from "../api/billing-api";
 import { METHOD_LABELS } from "../lib/labels";
@@ -24,13 +23,12 @@ export function InvoicePage() {
   const { t, i18n } = useLingui();
   const { id = "" } = useParams();
   const invoice = useQuery(publicInvoiceQuery(id));
-  const settings = useQuery(runtimeSettingsQuery());
   if (!invoice.data) return <InvoiceStates query={invoice} />;
   const current = invoice.data;
   const date = (ms: number | null) => (ms === null ? "—" : formatDate(ms, { locale: i18n.locale }));
   const rows = [
     { term: t`Invoice`, value: current.publicId },
-    { term: t`Issued by`, value: settings.data?.appName ?? "" },
+    { term: t`Issued by`, value: current.issuerName },
     { term: t`Billed to`, value: current.companyName },
     { term: t`Issued on`, value: date(current.createdAt) },
     { term: t`Due date`, value: date(current.dueDate) },

@@ -11,7 +11,7 @@ import type { BillingType, CouponKind, InvoiceStatus, PlanCycle, SubscriptionSta
 /** Subscription states. */
 export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, MessageDescriptor> = {
   trial: msg`Trial`,
-  active: msg`Active`,
+  active: msg({ message: "Active", context: "subscription status" }),
   pending: msg`Pending`,
   overdue: msg`Overdue`,
   suspended: msg`Suspended`,

@@ -17,6 +17,7 @@ import { Users } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Alert } from "@/components/ui/alert";
 import { DatePicker } from "@/components/ui/date-picker";
+import { TimeField } from "@/components/ui/time-field";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
@@ -213,9 +214,24 @@ function BroadcastForm({ target, onDone }: { target: BroadcastSheetTarget; onDon
               )}
             />
           </FormField>
-          <FormField label={t`Time`} error={errors.schedule?.time?.message}>
-            <Input type="time" {...form.register("schedule.time", { onChange: () => form.clearErrors("schedule.date") })} />
-          </FormField>
+          <Controller
+            control={form.control}
+            name="schedule.time"
+            render={({ field }) => (
+              <FormField label={t`Time`} error={errors.schedule?.time?.message}>
+                <TimeField
+                  value={field.value ?? ""}
+                  className="w-full"
+                  onBlur={field.onBlur}
+                  ref={field.ref}
+                  onChange={(time) => {
+                    field.onChange(time);
+                    form.clearErrors("schedule.date");
+                  }}
+                />
+              </FormField>
+            )}
+          />
         </div>
         <p className="text-xs text-muted-foreground">{t`In the company's time zone, ${zoneName}. Leave empty to start it yourself.`}</p>
       </fieldset>

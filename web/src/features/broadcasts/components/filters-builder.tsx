@@ -8,6 +8,7 @@ import { useLingui } from "@lingui/react/macro";
 import { Plus, X } from "lucide-react";
 import { useFieldArray, type UseFormReturn } from "react-hook-form";
 import { Button } from "@/components/ui/button";
+import { DatePicker, DateTimeField } from "@/components/ui/date-picker";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import { fieldErrorMessage } from "@/lib/error-messages";
@@ -72,6 +73,22 @@ function ValueInput({ row, field, options, position, error, disabled, onChange, 
           ))}
         </NativeSelect>
       );
+    case "date":
+    case "datetime": {
+      // Days and times in the app's language, not the browser's (issue 9): the same values as the
+      // native inputs gave (`YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`).
+      const label = t`Value of filter ${position}`;
+      const off = disabled || (row.item === "custom_field" && !row.fieldId);
+      return (
+        <div className={common.className}>
+          {kind === "date" ? (
+            <DatePicker value={row.value ?? ""} onChange={(value) => onChange({ ...row, value })} aria-label={label} aria-invalid={common["aria-invalid"]} disabled={off} />
+          ) : (
+            <DateTimeField value={row.value ?? ""} onChange={(value) => onChange({ ...row, value })} aria-label={label} aria-invalid={common["aria-invalid"]} disabled={off} />
+          )}
+        </div>
+      );
+    }
     default:
       return (
         <div className={common.className}>
@@ -79,7 +96,7 @@ function ValueInput({ row, field, options, position, error, disabled, onChange, 
             aria-label={t`Value of filter ${position}`}
             aria-invalid={common["aria-invalid"]}
             disabled={disabled || (row.item === "custom_field" && !row.fieldId)}
-            type={kind === "number" ? "number" : kind === "date" ? "date" : kind === "datetime" ? "datetime-local" : "text"}
+            type={kind === "number" ? "number" : "text"}
             step={kind === "number" ? "any" : undefined}
             maxLength={200}
             value={row.value ?? ""}

@@ -22,8 +22,8 @@ const RATING_LABELS: Record<Rating, MessageDescriptor> = {
 };
 
 const RATING_CLASSES: Record<Rating, string> = {
-  GREEN: "border-green-600/30 bg-green-600/10 text-green-700 dark:text-green-400",
-  YELLOW: "border-amber-500/40 bg-amber-500/10 text-amber-700 dark:text-amber-400",
+  GREEN: "border-green-600/30 bg-green-600/10 text-green-800 dark:text-green-400",
+  YELLOW: "border-amber-500/40 bg-amber-500/10 text-amber-800 dark:text-amber-400",
   RED: "border-destructive/30 bg-destructive/10 text-destructive",
   UNKNOWN: "border-border bg-muted text-muted-foreground",
 };

@@ -52,7 +52,7 @@ function StatusBadge({ connected, id }: { connected: boolean; id: string }) {
       data-status={connected ? "connected" : neverPaired ? "unpaired" : "disconnected"}
       className={cn(
         connected
-          ? "border-green-600/30 bg-green-600/10 text-green-700 dark:text-green-400"
+          ? "border-green-600/30 bg-green-600/10 text-green-800 dark:text-green-400"
           : "border-destructive/30 bg-destructive/10 text-destructive",
       )}
     >

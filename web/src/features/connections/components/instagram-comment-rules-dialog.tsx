@@ -147,7 +147,7 @@ function RuleForm({ connection, rule, onDone }: { connection: Connection; rule: 
       </FormField>
       <label className="flex items-center gap-2 text-sm">
         <Switch checked={draft.active} onCheckedChange={(checked) => set("active", checked)} />
-        {t`Active`}
+        {t({ message: "Active", context: "comment rule switch" })}
       </label>
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone}>

@@ -50,7 +50,7 @@ export function DashboardCharts({ series }: { series: DashboardDay[] }) {
   const active = series.reduce((n, d) => n + d.active, 0);
   const contacts = series.reduce((n, d) => n + d.newContacts, 0);
   const receptiveLabel = t`Receptive`;
-  const activeLabel = t`Active`;
+  const activeLabel = t({ message: "Active", context: "attendances started by the company" });
   const newContactsLabel = t`New contacts`;
   const firstResponseLabel = t`First response (median, min)`;
   const resolutionLabel = t`Resolution (median, min)`;

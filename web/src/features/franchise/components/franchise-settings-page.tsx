@@ -18,7 +18,8 @@ import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { applyServerErrors } from "@/lib/form-errors";
 import { isApiError } from "@/lib/api";
-import { primaryColorVariables } from "@/lib/branding";
+import { primaryColorVariables, primaryTextVariables } from "@/lib/branding";
+import { useTheme } from "@/lib/theme";
 import { ImagePicker } from "@/features/settings/components/image-picker";
 import { SettingsFormFooter } from "@/features/settings/components/settings-form-footer";
 import type { ImageChange } from "@/features/settings/lib/form-fields";
@@ -34,9 +35,13 @@ const PRODUCT_COLOR = "#15803d";
 /** A small picture of the branded app in `color`: the brand mark, the name and a primary button. */
 function BrandPreview({ name, color, logo }: { name: string; color: string; logo: string | null }) {
   const { t } = useLingui();
+  const [theme] = useTheme();
   const variables = primaryColorVariables(color) ?? primaryColorVariables(PRODUCT_COLOR);
+  // Primary-coloured text in the theme in force, as the app will paint it (web/src/index.css --primary-text).
+  const text = primaryTextVariables(color) ?? primaryTextVariables(PRODUCT_COLOR);
+  const style = { ...variables, "--primary-text": text?.[theme === "dark" ? "--primary-on-dark" : "--primary-on-light"] };
   return (
-    <div className="grid gap-3 rounded-lg border bg-muted/40 p-4" style={variables as CSSProperties} data-testid="brand-preview" aria-label={t`Preview`}>
+    <div className="grid gap-3 rounded-lg border bg-muted/40 p-4" style={style as CSSProperties} data-testid="brand-preview" aria-label={t`Preview`}>
       <p className="text-xs font-medium text-muted-foreground">{t`Preview`}</p>
       <div className="flex items-center gap-2 font-semibold">
         {logo ? (

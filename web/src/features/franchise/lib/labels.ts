@@ -38,13 +38,13 @@ export const STATUS_LABELS: Record<string, MessageDescriptor> = {
   refunded: msg`Refunded`,
   cancelled: msg`Cancelled`,
   suspended: msg`Suspended`,
-  active: msg`Active`,
+  active: msg({ message: "Active", context: "company payment status" }),
 };
 
 /** Custom hostname states worth a word (Cloudflare's `status`; "local" for `*.localhost`). */
 export const HOSTNAME_STATUS_LABELS: Record<string, MessageDescriptor> = {
   pending: msg`Waiting for DNS`,
-  active: msg`Active`,
+  active: msg({ message: "Active", context: "hostname status" }),
   local: msg`Local (no DNS needed)`,
   blocked: msg`Blocked`,
   moved: msg`Moved`,

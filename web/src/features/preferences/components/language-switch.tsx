@@ -3,9 +3,13 @@ import { Languages } from "lucide-react";
 import { useLingui } from "@lingui/react/macro";
 import { Button } from "@/components/ui/button";
 import { isLocale, LOCALE_NAMES } from "@/lib/i18n";
+import { loadClassMerge } from "@/lib/utils";
 
-/** Starts loading the menu (pointing at or focusing the button): it is usually there by the click. */
-const loadMenu = () => import("./language-menu");
+/**
+ * Starts loading the menu (pointing at or focusing the button): it is usually there by the click.
+ * tailwind-merge comes with it (the menu's classes need it; the auth pages load it only then).
+ */
+const loadMenu = () => Promise.all([import("./language-menu"), loadClassMerge()]).then(([menu]) => menu);
 const LanguageMenu = lazy(() => loadMenu().then((m) => ({ default: m.LanguageMenu })));
 
 /**

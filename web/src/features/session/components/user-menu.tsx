@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { LogOut, UserRound } from "lucide-react";
 import { useLingui } from "@lingui/react/macro";
-import { Avatar } from "@/components/ui/avatar";
+import { Avatar, initials } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import {
   DropdownMenu,
@@ -19,11 +19,12 @@ export function UserMenu() {
   const me = useMe();
   const logout = useLogout();
   const name = me.data?.name ?? "";
+  const shown = initials(name);
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label={t`Account menu`}>
-          {/* The initials are decoration: the button's name is "Account menu" (WCAG 2.5.3). */}
+        <Button variant="ghost" size="icon" className="rounded-full" aria-label={name ? `${t`Account menu`}: ${shown} (${name})` : t`Account menu`}>
+          {/* The name read out holds the initials shown (WCAG 2.5.3 "label in name"), then whose account it is. */}
           <span aria-hidden className="contents">
             <Avatar name={name} src={me.data?.image} />
           </span>

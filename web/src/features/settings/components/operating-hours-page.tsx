@@ -14,6 +14,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
 import { Input } from "@/components/ui/input";
+import { TimeField } from "@/components/ui/time-field";
 import { NativeSelect } from "@/components/ui/native-select";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { Switch } from "@/components/ui/switch";
@@ -98,24 +99,22 @@ function RangesEditor({ ranges, onChange, path, errors, dayLabel }: { ranges: Ti
       {ranges.map((range, index) => (
         <div key={index} className="grid gap-1">
           <div className="flex flex-wrap items-center gap-2">
-            <Input
-              type="time"
+            <TimeField
               className="w-[7.5rem]"
               aria-label={t`${dayLabel}, range ${index + 1}: opens at`}
               aria-invalid={errors[`${path}.${index}.open`] ? true : undefined}
               value={range.open}
-              onChange={(event) => update(index, { ...range, open: event.target.value })}
+              onChange={(open) => update(index, { ...range, open })}
             />
             <span aria-hidden className="text-muted-foreground">
               –
             </span>
-            <Input
-              type="time"
+            <TimeField
               className="w-[7.5rem]"
               aria-label={t`${dayLabel}, range ${index + 1}: closes at`}
               aria-invalid={errors[`${path}.${index}.close`] ? true : undefined}
               value={shownClose(range.close)}
-              onChange={(event) => update(index, { ...range, close: storedClose(event.target.value) })}
+              onChange={(close) => update(index, { ...range, close: storedClose(close) })}
             />
             <Button type="button" variant="ghost" size="icon" aria-label={t`Remove ${dayLabel} range ${index + 1}`} onClick={() => onChange(ranges.filter((_, i) => i !== index))}>
               <Trash2 />

@@ -9,6 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { TimeField } from "@/components/ui/time-field";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { NativeSelect } from "@/components/ui/native-select";
 import { Textarea } from "@/components/ui/textarea";
@@ -542,12 +543,24 @@ function ConditionForm({ node }: { node: BlockNode<"condition"> }) {
               ) : null}
               {rule?.kind === "time" ? (
                 <div className="grid grid-cols-2 gap-2">
-                  <FormField label={t`From`}>
-                    <Input type="time" {...form.register(`rules.${index}.from`)} />
-                  </FormField>
-                  <FormField label={t`To`}>
-                    <Input type="time" {...form.register(`rules.${index}.to`)} />
-                  </FormField>
+                  <Controller
+                    control={form.control}
+                    name={`rules.${index}.from`}
+                    render={({ field }) => (
+                      <FormField label={t`From`}>
+                        <TimeField value={typeof field.value === "string" ? field.value : ""} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} className="w-full" />
+                      </FormField>
+                    )}
+                  />
+                  <Controller
+                    control={form.control}
+                    name={`rules.${index}.to`}
+                    render={({ field }) => (
+                      <FormField label={t`To`}>
+                        <TimeField value={typeof field.value === "string" ? field.value : ""} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} className="w-full" />
+                      </FormField>
+                    )}
+                  />
                 </div>
               ) : null}
             </>

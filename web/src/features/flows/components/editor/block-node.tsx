@@ -180,7 +180,7 @@ function BlockBody({ node, readOnly }: { node: EditorNode; readOnly: boolean }) 
             const name = outputLabel(i18n, node, output);
             return (
               <li key={output.id} className="relative flex items-center justify-end pr-4 pl-3 text-xs">
-                <span className={cn("truncate", unconnected.has(output.id) ? "text-amber-600 dark:text-amber-400" : "text-muted-foreground")}>{name}</span>
+                <span className={cn("truncate", unconnected.has(output.id) ? "text-amber-700 dark:text-amber-400" : "text-muted-foreground")}>{name}</span>
                 <Handle
                   type="source"
                   id={output.id}

@@ -1,0 +1,8 @@
+/**
+ * The es-ES catalogs by name (lingui.config.ts), each loaded on demand. One such map per locale, so a
+ * page downloads the list of its own language's catalogs only (i18n.ts; issue 9).
+ */
+import type { Messages } from "@lingui/core";
+
+/** `../../../../locales/es-ES/{name}.po` → its compiled catalog. */
+export const CATALOGS = import.meta.glob<{ messages: Messages }>("../../../../locales/es-ES/*.po");
