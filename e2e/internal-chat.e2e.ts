@@ -72,11 +72,17 @@ describe("internal chat, two members live", () => {
       await brunoComposer.press("Enter");
       await ana.getByTestId("internal-message").filter({ hasText: "Saiu sim" }).waitFor({ timeout: 15_000 });
 
-      // Ana @mentions Bruno by picking him from the member list; his bell counts it.
+      // Ana @mentions Bruno by picking him from the member list; his bell counts it. Her frames are
+      // slowed to 80 ms (a loaded machine): typing on right after the pick must still land
+      // after `@Name ` and send, not have the caret moved back into the mention by a late frame.
+      await ana.evaluate(() => {
+        const frame = window.requestAnimationFrame.bind(window);
+        window.requestAnimationFrame = (callback) => window.setTimeout(() => frame(callback), 80);
+      });
       await anaComposer.pressSequentially("@Bru", { delay: 30 });
       await ana.getByTestId("mention-suggestions").getByRole("option", { name: mate.name }).waitFor();
       await anaComposer.press("Enter");
-      await expect.poll(() => anaComposer.inputValue()).toBe(`@${mate.name} `);
+      await expect.poll(() => anaComposer.inputValue(), { interval: 20 }).toBe(`@${mate.name} `);
       await anaComposer.pressSequentially("confere a nota?", { delay: 10 });
       await anaComposer.press("Enter");
       await bruno.getByTestId("internal-message").filter({ hasText: `@${mate.name} confere a nota?` }).waitFor({ timeout: 15_000 });

@@ -51,6 +51,8 @@ export function InternalComposer({ chatId, members, onSend, onTyping }: Internal
   const fileRef = useRef<HTMLInputElement>(null);
   const typingSentAt = useRef(0);
   const idleTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /** Where the caret goes once the text of a picked mention is in the input (see the layout effect). */
+  const pendingCaret = useRef<number | null>(null);
 
   useEffect(() => {
     drafts.set(chatId, text);
@@ -61,12 +63,20 @@ export function InternalComposer({ chatId, members, onSend, onTyping }: Internal
   }, [chatId]);
 
   // Grow with the text up to ~8 lines; follow the caret for the mention list.
+  // A picked mention puts the caret after `@Name ` in the same commit as the new text, before the
+  // next key is handled (a deferred frame could move it back after the user typed on).
   useLayoutEffect(() => {
     const el = inputRef.current;
     if (!el) return;
     el.style.height = "auto";
     el.style.height = `${Math.min(el.scrollHeight, 200)}px`;
-    setCaret(el.selectionStart ?? text.length);
+    const placed = pendingCaret.current;
+    pendingCaret.current = null;
+    if (placed !== null) {
+      el.focus();
+      el.setSelectionRange(placed, placed);
+    }
+    setCaret(placed ?? el.selectionStart ?? text.length);
   }, [text]);
 
   useEffect(
@@ -118,12 +128,8 @@ export function InternalComposer({ chatId, members, onSend, onTyping }: Internal
   const choose = (member: InternalChatMemberAnswer) => {
     if (!mention) return;
     const next = insertMention(text, mention.start, caret, member.name);
+    pendingCaret.current = next.caret;
     setText(next.text);
-    requestAnimationFrame(() => {
-      inputRef.current?.focus();
-      inputRef.current?.setSelectionRange(next.caret, next.caret);
-      setCaret(next.caret);
-    });
   };
 
   const body = text.trim();
