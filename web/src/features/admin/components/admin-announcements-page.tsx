@@ -8,21 +8,17 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
-import { Megaphone, Plus, ShieldAlert } from "lucide-react";
+import { Megaphone, Plus } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { RowActions } from "@/components/row-actions";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
-import { Skeleton } from "@/components/ui/skeleton";
 import { notifyError, notifySuccess } from "@/lib/notify";
-import { useMe } from "@/features/session/hooks/use-session";
 import { AnnouncementBody } from "@/features/announcements/components/announcement-body";
 import type { AdminAnnouncementAnswer } from "../../../../../schema/validation/announcements";
 import { adminAnnouncementKeys, adminAnnouncementsQuery, deleteAnnouncement } from "../api/admin-announcements-api";
 import { AnnouncementSheet, type AnnouncementSheetTarget } from "./announcement-sheet";
+import { AdminListCard, useAdminAccess } from "./admin-page";
 import { AdminTabs } from "./admin-tabs";
 
 function AnnouncementRow({ item, onEdit, onDelete }: { item: AdminAnnouncementAnswer; onEdit: () => void; onDelete: () => void }) {
@@ -55,8 +51,7 @@ function AnnouncementRow({ item, onEdit, onDelete }: { item: AdminAnnouncementAn
 /** The Admin area's announcements screen. */
 export function AdminAnnouncementsPage() {
   const { t } = useLingui();
-  const me = useMe();
-  const allowed = me.data?.platformAdmin === true;
+  const { allowed, gate } = useAdminAccess();
   const queryClient = useQueryClient();
   const list = useQuery({ ...adminAnnouncementsQuery(), enabled: allowed });
   const [target, setTarget] = useState<AnnouncementSheetTarget | null>(null);
@@ -71,10 +66,7 @@ export function AdminAnnouncementsPage() {
     onError: (error) => notifyError(error),
   });
 
-  if (me.isPending) return <Skeleton className="h-40" />;
-  if (!allowed) {
-    return <EmptyState icon={<ShieldAlert />} title={t`You do not have permission to access this page!`} description={t`The Admin area is for platform administrators.`} />;
-  }
+  if (gate) return gate;
   const deletingTitle = deleting?.title ?? "";
   return (
     <div className="grid gap-4">
@@ -90,34 +82,16 @@ export function AdminAnnouncementsPage() {
           {t`New announcement`}
         </Button>
       </div>
-      <Card>
-        {list.isPending ? (
-          <div className="grid gap-3 p-4">
-            <Skeleton className="h-12" />
-            <Skeleton className="h-12" />
-          </div>
-        ) : list.isError ? (
-          <ErrorState onRetry={() => void list.refetch()} />
-        ) : list.data.length === 0 ? (
-          <EmptyState
-            icon={<Megaphone />}
-            title={t`No announcements yet`}
-            description={t`Publish one to tell every company about news, maintenance or changes.`}
-            action={
-              <Button variant="outline" onClick={() => setTarget({ kind: "new" })}>
-                <Plus />
-                {t`New announcement`}
-              </Button>
-            }
-          />
-        ) : (
-          <ul className="divide-y" aria-label={t`Announcements`}>
-            {list.data.map((item) => (
-              <AnnouncementRow key={item.id} item={item} onEdit={() => setTarget({ kind: "edit", announcement: item })} onDelete={() => setDeleting(item)} />
-            ))}
-          </ul>
-        )}
-      </Card>
+      <AdminListCard
+        list={list}
+        label={t`Announcements`}
+        icon={<Megaphone />}
+        emptyTitle={t`No announcements yet`}
+        emptyDescription={t`Publish one to tell every company about news, maintenance or changes.`}
+        newLabel={t`New announcement`}
+        onNew={() => setTarget({ kind: "new" })}
+        renderItem={(item) => <AnnouncementRow key={item.id} item={item} onEdit={() => setTarget({ kind: "edit", announcement: item })} onDelete={() => setDeleting(item)} />}
+      />
       <AnnouncementSheet target={target} onClose={() => setTarget(null)} />
       <ConfirmDialog
         open={deleting !== null}

@@ -12,33 +12,29 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { DayPicker } from "react-day-picker";
 import "react-day-picker/style.css";
 import { useLingui } from "@lingui/react/macro";
-import { CalendarDays, Plus, ShieldAlert, TicketPercent, X } from "lucide-react";
+import { CalendarDays, Plus, TicketPercent, X } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Badge } from "@/components/ui/badge";
 import { RowActions } from "@/components/row-actions";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
-import { Skeleton } from "@/components/ui/skeleton";
 import { calendarLocale } from "@/lib/calendar";
 import { CALENDAR_THEME } from "@/components/ui/date-picker";
 import { formatDate } from "@/lib/dates";
 import { applyServerErrors } from "@/lib/form-errors";
 import { notifyError, notifySuccess } from "@/lib/notify";
-import { useMe } from "@/features/session/hooks/use-session";
 import { adminBillingKeys, adminCouponsQuery, adminPlansQuery, deleteCoupon, saveCoupon } from "@/features/billing/api/admin-billing-api";
 import { couponFormSchema, couponFormValues, couponInputOf, endOfDay, isoDay, type CouponFormValues } from "@/features/billing/lib/admin-forms";
 import { COUPON_KIND_LABELS } from "@/features/billing/lib/labels";
 import { formatMoney } from "@/features/billing/lib/money";
 import { COUPON_KINDS, type CouponAnswer, type PlanAnswer } from "../../../../../schema/validation/billing";
+import { AdminListCard, useAdminAccess } from "./admin-page";
 import { AdminTabs } from "./admin-tabs";
 
 type Target = { kind: "new" } | { kind: "edit"; coupon: CouponAnswer };
@@ -202,8 +198,7 @@ function CouponRow({ coupon, plans, onEdit, onDelete }: { coupon: CouponAnswer; 
 /** The Admin area's coupons screen. */
 export function AdminCouponsPage() {
   const { t } = useLingui();
-  const me = useMe();
-  const allowed = me.data?.platformAdmin === true;
+  const { allowed, gate } = useAdminAccess();
   const queryClient = useQueryClient();
   const list = useQuery({ ...adminCouponsQuery(), enabled: allowed });
   const plans = useQuery({ ...adminPlansQuery(), enabled: allowed });
@@ -219,10 +214,7 @@ export function AdminCouponsPage() {
     onError: (error) => notifyError(error),
   });
 
-  if (me.isPending) return <Skeleton className="h-40" />;
-  if (!allowed) {
-    return <EmptyState icon={<ShieldAlert />} title={t`You do not have permission to access this page!`} description={t`The Admin area is for platform administrators.`} />;
-  }
+  if (gate) return gate;
   const planList = plans.data ?? [];
   const editing = target?.kind === "edit" ? target.coupon : null;
   const deletingCode = deleting?.code ?? "";
@@ -240,34 +232,16 @@ export function AdminCouponsPage() {
           {t`New coupon`}
         </Button>
       </div>
-      <Card>
-        {list.isPending ? (
-          <div className="grid gap-3 p-4">
-            <Skeleton className="h-12" />
-            <Skeleton className="h-12" />
-          </div>
-        ) : list.isError ? (
-          <ErrorState onRetry={() => void list.refetch()} />
-        ) : list.data.length === 0 ? (
-          <EmptyState
-            icon={<TicketPercent />}
-            title={t`No coupons yet`}
-            description={t`Create a coupon to offer a discount on a plan.`}
-            action={
-              <Button variant="outline" onClick={() => setTarget({ kind: "new" })}>
-                <Plus />
-                {t`New coupon`}
-              </Button>
-            }
-          />
-        ) : (
-          <ul className="divide-y" aria-label={t`Coupons`}>
-            {list.data.map((coupon) => (
-              <CouponRow key={coupon.id} coupon={coupon} plans={planList} onEdit={() => setTarget({ kind: "edit", coupon })} onDelete={() => setDeleting(coupon)} />
-            ))}
-          </ul>
-        )}
-      </Card>
+      <AdminListCard
+        list={list}
+        label={t`Coupons`}
+        icon={<TicketPercent />}
+        emptyTitle={t`No coupons yet`}
+        emptyDescription={t`Create a coupon to offer a discount on a plan.`}
+        newLabel={t`New coupon`}
+        onNew={() => setTarget({ kind: "new" })}
+        renderItem={(coupon) => <CouponRow key={coupon.id} coupon={coupon} plans={planList} onEdit={() => setTarget({ kind: "edit", coupon })} onDelete={() => setDeleting(coupon)} />}
+      />
       <FormSheet open={target !== null} onClose={() => setTarget(null)} title={editing ? t`Edit coupon` : t`New coupon`} description={t`A coupon is checked when a company pays: expired, used up or for another plan, it is refused.`}>
         {target ? <CouponForm key={editing?.id ?? "new"} coupon={editing} plans={planList} onDone={() => setTarget(null)} /> : null}
       </FormSheet>

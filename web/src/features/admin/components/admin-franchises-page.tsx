@@ -11,7 +11,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plural, useLingui } from "@lingui/react/macro";
-import { Building2, Copy, Globe, Plus, RefreshCw, ShieldAlert, Trash2, X } from "lucide-react";
+import { Building2, Copy, Globe, Plus, RefreshCw, Trash2, X } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Badge } from "@/components/ui/badge";
 import { RowActions } from "@/components/row-actions";
@@ -29,7 +29,6 @@ import { isApiError } from "@/lib/api";
 import { errorMessage, fieldErrorMessage } from "@/lib/error-messages";
 import { applyServerErrors } from "@/lib/form-errors";
 import { notifyError, notifySuccess } from "@/lib/notify";
-import { useMe } from "@/features/session/hooks/use-session";
 import { copyText } from "@/features/settings/components/secret-shown-once";
 import { HOSTNAME_STATUS_LABELS, labelOf } from "@/features/franchise/lib/labels";
 import { isNotFranchiseAdmin } from "@/features/franchise/components/franchise-query-state";
@@ -47,6 +46,7 @@ import {
   removeHostname,
   updateFranchise,
 } from "../api/admin-franchises-api";
+import { useAdminAccess } from "./admin-page";
 import { AdminTabs } from "./admin-tabs";
 
 /** The form holds the colour as text ("" = the product's); it becomes null when sent. */
@@ -342,8 +342,7 @@ function FranchiseCard({ franchise, onEdit, onDelete }: { franchise: AdminFranch
 /** The Admin area's franchises screen. */
 export function AdminFranchisesPage() {
   const { t } = useLingui();
-  const me = useMe();
-  const allowed = me.data?.platformAdmin === true;
+  const { allowed, gate } = useAdminAccess();
   const queryClient = useQueryClient();
   const list = useQuery({ ...adminFranchisesQuery(), enabled: allowed });
   const [target, setTarget] = useState<FranchiseTarget | null>(null);
@@ -358,10 +357,7 @@ export function AdminFranchisesPage() {
     onError: (error) => notifyError(error),
   });
 
-  if (me.isPending) return <Skeleton className="h-40" />;
-  if (!allowed) {
-    return <EmptyState icon={<ShieldAlert />} title={t`You do not have permission to access this page!`} description={t`The Admin area is for platform administrators.`} />;
-  }
+  if (gate) return gate;
   const deletingName = deleting?.name ?? "";
   const editing = target?.kind === "edit" ? target.franchise : null;
   return (

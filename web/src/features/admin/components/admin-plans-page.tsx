@@ -11,26 +11,21 @@ import { Controller, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react/macro";
-import { Package, Plus, ShieldAlert } from "lucide-react";
+import { Package, Plus } from "lucide-react";
 import { FormSheet, FormSheetForm } from "@/components/form-sheet";
 import { Badge } from "@/components/ui/badge";
 import { RowActions } from "@/components/row-actions";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
-import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { isApiError } from "@/lib/api";
 import { applyServerErrors } from "@/lib/form-errors";
 import { notifyError, notifySuccess } from "@/lib/notify";
-import { useMe } from "@/features/session/hooks/use-session";
 import { adminBillingKeys, adminPlansQuery, deletePlan, savePlan } from "@/features/billing/api/admin-billing-api";
 import { billingKeys } from "@/features/billing/api/billing-api";
 import { planFormSchema, planFormValues, planInputOf, type PlanFormValues } from "@/features/billing/lib/admin-forms";
@@ -38,6 +33,7 @@ import { CYCLE_LABELS, CYCLE_SUFFIXES, FEATURE_LABELS } from "@/features/billing
 import { formatMoney } from "@/features/billing/lib/money";
 import { FRANCHISE_PERMISSIONS } from "../../../../../schema/permissions";
 import { PLAN_CYCLES, type PlanAnswer } from "../../../../../schema/validation/billing";
+import { AdminListCard, useAdminAccess } from "./admin-page";
 import { AdminTabs } from "./admin-tabs";
 
 type Target = { kind: "new" } | { kind: "edit"; plan: PlanAnswer };
@@ -164,8 +160,7 @@ function PlanRow({ plan, onEdit, onDelete }: { plan: PlanAnswer; onEdit: () => v
 /** The Admin area's plans screen. */
 export function AdminPlansPage() {
   const { t } = useLingui();
-  const me = useMe();
-  const allowed = me.data?.platformAdmin === true;
+  const { allowed, gate } = useAdminAccess();
   const queryClient = useQueryClient();
   const list = useQuery({ ...adminPlansQuery(), enabled: allowed });
   const [target, setTarget] = useState<Target | null>(null);
@@ -181,10 +176,7 @@ export function AdminPlansPage() {
     onError: (error) => notifyError(error),
   });
 
-  if (me.isPending) return <Skeleton className="h-40" />;
-  if (!allowed) {
-    return <EmptyState icon={<ShieldAlert />} title={t`You do not have permission to access this page!`} description={t`The Admin area is for platform administrators.`} />;
-  }
+  if (gate) return gate;
   const editing = target?.kind === "edit" ? target.plan : null;
   const deletingName = deleting?.name ?? "";
   return (
@@ -201,34 +193,16 @@ export function AdminPlansPage() {
           {t`New plan`}
         </Button>
       </div>
-      <Card>
-        {list.isPending ? (
-          <div className="grid gap-3 p-4">
-            <Skeleton className="h-12" />
-            <Skeleton className="h-12" />
-          </div>
-        ) : list.isError ? (
-          <ErrorState onRetry={() => void list.refetch()} />
-        ) : list.data.length === 0 ? (
-          <EmptyState
-            icon={<Package />}
-            title={t`No plans yet`}
-            description={t`Create a plan so companies can subscribe after their trial.`}
-            action={
-              <Button variant="outline" onClick={() => setTarget({ kind: "new" })}>
-                <Plus />
-                {t`New plan`}
-              </Button>
-            }
-          />
-        ) : (
-          <ul className="divide-y" aria-label={t`Plans`}>
-            {list.data.map((plan) => (
-              <PlanRow key={plan.id} plan={plan} onEdit={() => setTarget({ kind: "edit", plan })} onDelete={() => setDeleting(plan)} />
-            ))}
-          </ul>
-        )}
-      </Card>
+      <AdminListCard
+        list={list}
+        label={t`Plans`}
+        icon={<Package />}
+        emptyTitle={t`No plans yet`}
+        emptyDescription={t`Create a plan so companies can subscribe after their trial.`}
+        newLabel={t`New plan`}
+        onNew={() => setTarget({ kind: "new" })}
+        renderItem={(plan) => <PlanRow key={plan.id} plan={plan} onEdit={() => setTarget({ kind: "edit", plan })} onDelete={() => setDeleting(plan)} />}
+      />
       <FormSheet open={target !== null} onClose={() => setTarget(null)} title={editing ? t`Edit plan` : t`New plan`} description={t`Prices are in reais (BRL).`}>
         {target ? <PlanForm key={editing?.id ?? "new"} plan={editing} onDone={() => setTarget(null)} /> : null}
       </FormSheet>
