@@ -15,9 +15,9 @@
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { bundleWorker, freePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
@@ -35,6 +35,7 @@ const state = mkdtempSync(join(tmpdir(), "conversa-bench-"));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 let server;
+let config;
 const inspectorPort = PROFILE ? await freePort() : 0;
 const traceOf = async (label) => {
   if (!TRACE) return "";
@@ -45,6 +46,14 @@ const traceOf = async (label) => {
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
   const bundle = await bundleWorker(join(state, "build"));
+  // The configuration served is a copy without the web app's assets (an empty folder), as in
+  // bench-broadcast.mjs: `wrangler dev` reloads when another job rebuilds dist/web, and a reload
+  // mid-benchmark holds requests for seconds. The copy sits next to the original so its relative
+  // paths still resolve; it is removed at the end.
+  config = join(dirname(bundle[3]), `.bench-inbound-${process.pid}.toml`);
+  mkdirSync(join(state, "assets"));
+  writeFileSync(config, readFileSync(bundle[3], "utf8").replace(/^directory = "dist\/web"$/m, `directory = ${JSON.stringify(join(state, "assets"))}`));
+  bundle[3] = config;
   server = startWrangler(port, [
     ...bundle,
     ...(PROFILE ? ["--inspector-port", String(inspectorPort)] : []),
@@ -216,6 +225,7 @@ ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
   server?.kill("SIGTERM");
   await meta.close();
+  if (config) rmSync(config, { force: true });
   rmSync(state, { recursive: true, force: true });
 }
 process.exit(0);

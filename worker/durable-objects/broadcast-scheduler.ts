@@ -34,6 +34,11 @@
  *    second, so the provider never gets more than the throughput in any second); before the alarm
  *    ends every send in flight is settled and the lease is given back. Opted-out recipients are
  *    rejected a keyset page at a time in one D1 batch (`rejectOptedOut`).
+ * 7. Per recipient (issue 10, CPU per send): its checks' reads are ONE D1 batch (`readRecipient`,
+ *    SQL built once per isolate); in window mode the turn and the commit are one batch; a new
+ *    company ticket is not announced by its room (its first message publishes its list entry);
+ *    the company's event subscriptions and the tier's limit are read once per alarm; sends in
+ *    flight are checked at a cadence that backs off while none settles.
  * Pause stops at once (the loop reads the state kept here before each recipient; the alarm is
  * deleted); resume continues with the next recipient; delete cancels. The live counts go to the
  * company hub at most every PUBLISH_EVERY_MS and at every change of status.
@@ -44,8 +49,22 @@
  * switch, local and test only).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, gt, inArray, like, sql } from "drizzle-orm";
-import { broadcastRecipients, broadcasts, connectionTemplates, connections, contactFieldValues, contacts, messages, tickets, type BroadcastRow, type ConnectionRow, type ContactRow } from "../../schema";
+import { and, eq, fillPlaceholders, getTableColumns, gt, inArray, like, sql, type Table } from "drizzle-orm";
+import {
+  broadcastRecipients,
+  broadcasts,
+  connectionTemplates,
+  connections,
+  contactFieldValues,
+  contactIdentities,
+  contacts,
+  messages,
+  tickets,
+  type BroadcastRow,
+  type ConnectionRow,
+  type ContactRow,
+  type TicketRow,
+} from "../../schema";
 import type { BroadcastTemplate, RejectReason } from "../../schema/validation/broadcasts";
 import { buttonSubType, type TemplateButtonParam } from "../../schema/validation/templates";
 import { adapterFor } from "../channels";
@@ -55,25 +74,27 @@ import {
   dailyLimitOf,
   SERVICE_WINDOW_MS,
   delayScale,
-  lastInboundAt,
-  lastOutboundAt,
+  lastMessageQuery,
   limitsOf,
+  outboundAtOf,
   pairGapMs,
   pickDelayMs,
   releaseTurn,
   sendWindow,
   takeTurn,
-  takeWindowTurn,
   usersOutsideWindowSince,
+  windowTurnDueAt,
+  windowTurnHeld,
+  windowTurnQuery,
 } from "../lib/broadcasts-limits";
 import { getDb, type Db } from "../lib/db";
 import { FAULTS_TABLE, armFault, maybeFailHere, type FaultOp } from "../lib/faults";
-import { reachableIdentity } from "../lib/identities";
+import { identitiesQuery, pickReachable } from "../lib/identities";
 import { newId } from "../lib/ids";
 import { contactSessionOf } from "../lib/realtime";
 import { splitName } from "../lib/contacts";
-import { companyTicketIdFor } from "../lib/company-tickets";
-import { emitEvent } from "../lib/event-subscriptions";
+import { announceTicket, companyTicketOf, openCompanyTicketQuery } from "../lib/company-tickets";
+import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { storeSentTemplate } from "../lib/template-messages";
 import { span } from "../lib/bench-trace";
 
@@ -89,6 +110,13 @@ const ALARM_BUDGET_MS = 15_000;
 const INLINE_WAIT_MS = 250;
 /** How often a send handed to the ticket room is checked until the provider took it (ms). */
 const SETTLE_POLL_MS = 25;
+/**
+ * Window mode: after a check that settled nothing the next one waits twice as long, up to this
+ * (ms); a check that settled something goes back to SETTLE_POLL_MS. A send is in flight for about
+ * a tenth of a second (its flow start and the provider's answer), so the window's W sends still
+ * allow W / (that + this) sends per second, above the connection's throughput share.
+ */
+const SETTLE_POLL_MAX_MS = 100;
 /** The longest the connection's turn waits for that (ms); then the recipient counts as sent. */
 const SETTLE_MAX_MS = 20_000;
 /** Live counts are pushed to the hub at most this often while sending (ms). */
@@ -101,8 +129,22 @@ const PREFETCH = 50;
 /** Keyset pages read per alarm in window mode (each costs two or three D1 statements besides its recipients'). */
 const PAGES_PER_ALARM = 100;
 
-/** A committed send in flight (window mode): its ticket once handed to the contact's session. */
-type Flight = { contactId: string; contact: ContactRow; externalId: string; runId: string; outside: boolean; sendingAt: number; ticketId: string | null };
+/**
+ * A committed send in flight (window mode): its ticket once handed to the contact's session
+ * (`ticketId`); `open`, the contact's open ticket read with its checks (null: none, a new one is
+ * created at the hand-off).
+ */
+type Flight = { contactId: string; contact: ContactRow; externalId: string; runId: string; outside: boolean; sendingAt: number; open: TicketRow | null; ticketId: string | null };
+
+/**
+ * What a recipient's checks read, in ONE D1 batch (`readRecipient`): the contact (undefined when
+ * deleted), the identity to send to, its last inbound and outbound message times on the
+ * connection (ms UTC or null) and its open ticket there (null: none).
+ */
+type RecipientReads = { contact: ContactRow | undefined; externalId: string | undefined; lastIn: number | null; lastOut: number | null; open: TicketRow | null };
+
+/** The company's event subscriptions, read once per alarm (`ticket.created` of new tickets). */
+type Subscriptions = Awaited<ReturnType<typeof subscriptionsQuery>>;
 
 type RecipientRow = { contactId: string; status: string; runId: string | null; outsideWindow: number; sendingAt: number | null };
 
@@ -111,6 +153,13 @@ type Step = { kind: "done" } | { kind: "wait"; at: number };
 
 export class BroadcastScheduler extends DurableObject<AppEnv> {
   private lastPublish = 0;
+  /**
+   * `meta` as last read or written by this instance (null: no row). Only this object writes its
+   * storage, so the copy is exact; it spares the send loop a storage read per step (issue 10).
+   */
+  private readonly metaCache = new Map<string, string | null>();
+  /** The `now` of this object's last window-mode turn claim (ms UTC; see `commitOne`). */
+  private lastClaimAt = 0;
   /** The most sends in flight at once and the most prefetched recipients held at once since the object woke (inspect). */
   private peakInFlight = 0;
   private peakQueued = 0;
@@ -145,7 +194,7 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
   /** Cancels for good (the broadcast was deleted): nothing more is sent. */
   async cancel(): Promise<void> {
     this.setMeta("state", "cancelled");
-    this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = 'plan'");
+    this.deleteMeta("plan");
     await this.ctx.storage.deleteAlarm();
   }
 
@@ -201,8 +250,9 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     // time first (below, only them).
     let window = 1;
     if (connection) {
-      window = sendWindow(row.delay, delayScale(this.env), (await limitsOf(db, connection)).throughputMps);
-      if (window > 1 && !(await this.hasSending(db, row.id))) return this.runWindow(db, row, connection, window);
+      const limits = await limitsOf(db, connection);
+      window = sendWindow(row.delay, delayScale(this.env), limits.throughputMps);
+      if (window > 1 && !(await this.hasSending(db, row.id))) return this.runWindow(db, row, connection, window, dailyLimitOf(limits));
     }
     const begun = Date.now();
     for (let handled = 0; handled < RECIPIENTS_PER_ALARM && Date.now() - begun < ALARM_BUDGET_MS; handled++) {
@@ -270,10 +320,16 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
    * waits for the others and throws (the alarm is retried; the `sending` rows are settled one at a
    * time by the next alarm, their run ids making the starts idempotent).
    * Memory: the prefetched page of at most PREFETCH recipients and at most `window` sends in flight.
+   * Read once per alarm (at most ALARM_BUDGET_MS old): the tier's `dailyLimit` (from the
+   * connection's limits row) and the company's event subscriptions (for `ticket.created`).
    */
-  private async runWindow(db: Db, row: BroadcastRow, connection: ConnectionRow, window: number): Promise<number | null> {
+  private async runWindow(db: Db, row: BroadcastRow, connection: ConnectionRow, window: number, dailyLimit: number): Promise<number | null> {
     const leaseId = this.meta("lease") ?? newId();
     this.setMeta("lease", leaseId);
+    const subscriptions = await subscriptionsQuery(db, row.companyId);
+    // The settle checks' cadence (SETTLE_POLL_MS doubling up to SETTLE_POLL_MAX_MS while nothing settles).
+    let pollEvery = SETTLE_POLL_MS;
+    let polledAt = 0;
     const flights = new Map<string, Flight>();
     const starting = new Set<Promise<void>>();
     let failure: unknown = null;
@@ -290,9 +346,18 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
         const open = next === null && !exhausted && started < RECIPIENTS_PER_ALARM && Date.now() - begun < ALARM_BUDGET_MS && this.meta("state") === "active";
         if (!open || flights.size >= window) {
           if (flights.size === 0) break;
+          const due = polledAt + pollEvery - Date.now();
+          const handed = [...flights.values()].some((f) => f.ticketId !== null);
+          // Nothing to check yet (every send still being handed off), or not yet time: wait for a
+          // hand-off to end (it may free a place) or for the check's time.
+          if (!handed || due > 0) {
+            await Promise.race([sleep(handed ? due : SETTLE_POLL_MAX_MS), ...starting]);
+            continue;
+          }
           const before = flights.size;
+          polledAt = Date.now();
           await this.settleFlights(db, row, flights);
-          if (flights.size === before) await Promise.race([sleep(SETTLE_POLL_MS), ...starting]);
+          pollEvery = flights.size < before ? SETTLE_POLL_MS : Math.min(SETTLE_POLL_MAX_MS, pollEvery * 2);
           continue;
         }
         if (queue.length === 0) {
@@ -322,7 +387,7 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
         if (!recipient) continue;
         const outsideInFlight = [...flights.values()].filter((f) => f.outside).length;
         const endCommit = span(this.env, "broadcast.commit");
-        const step = await this.commitOne(db, row, connection, recipient, leaseId, window, outsideInFlight);
+        const step = await this.commitOne(db, row, connection, recipient, leaseId, window, outsideInFlight, dailyLimit);
         endCommit();
         await this.maybePublish(db, row.id, false);
         if (step.kind === "wait") {
@@ -336,7 +401,7 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
         const flight: Flight = { ...step.flight, ticketId: null };
         flights.set(flight.contactId, flight);
         this.peakInFlight = Math.max(this.peakInFlight, flights.size);
-        const handing: Promise<void> = this.handOff(db, row, connection, flight)
+        const handing: Promise<void> = this.handOff(db, row, connection, flight, subscriptions)
           .then((ticketId) => {
             if (ticketId === null) flights.delete(flight.contactId);
             else flight.ticketId = ticketId;
@@ -388,7 +453,10 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
    * The window mode's checks and commit for one recipient (the same rules and order as `handle`):
    * rejected (`done`), a wait (the pair gap, the connection's next turn), or committed as
    * `sending` with its run id after taking a spaced turn (`flight`). `outsideInFlight` counts the
-   * sends in flight outside the service window towards the tier's daily limit.
+   * sends in flight outside the service window towards the tier's daily limit (`limit`, read once
+   * per alarm). The checks' reads are one D1 batch (`readRecipient`). The pause drawn is not
+   * stored: in window mode it is shorter than the throughput spacing (`sendWindow`), which is the
+   * pace, so a restart that draws again changes nothing.
    */
   private async commitOne(
     db: Db,
@@ -398,65 +466,101 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     leaseId: string,
     window: number,
     outsideInFlight: number,
+    limit: number,
   ): Promise<Step | { kind: "flight"; flight: Omit<Flight, "ticketId"> }> {
-    const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, recipient.contactId), eq(contacts.companyId, row.companyId)) });
+    const { contact, externalId, lastIn, lastOut, open } = await this.readRecipient(db, row, connection, recipient.contactId);
     if (!contact) return this.reject(db, row, recipient.contactId, "contact_deleted", null);
     if (contact.optedOutAt !== null) return this.reject(db, row, contact.id, "opted_out", null);
-    const identity = await reachableIdentity(db, row.companyId, contact.id, connection.channel);
-    const externalId = identity?.externalId ?? (connection.channel !== "instagram" ? contact.phone?.replace(/^\+/, "") : undefined);
     if (!externalId) return this.reject(db, row, contact.id, "no_identity", null);
     const now = Date.now();
     let outside = false;
     const scale = delayScale(this.env);
     if (connection.channel === "whatsapp-cloud") {
-      const lastIn = await lastInboundAt(db, row.companyId, contact.id, connection.id);
       outside = lastIn === null || now - lastIn > SERVICE_WINDOW_MS;
       if (outside && !row.template) return this.reject(db, row, contact.id, "outside_window", "No message from the contact in the last 24 hours and no approved template.");
       if (outside) {
-        const limit = dailyLimitOf(await limitsOf(db, connection));
         if ((await usersOutsideWindowSince(db, connection.id, now - SERVICE_WINDOW_MS)) + outsideInFlight >= limit) {
           return this.reject(db, row, contact.id, "daily_limit", `The messaging tier allows ${limit} users outside a service window per 24 hours.`);
         }
       }
-      const lastOut = await lastOutboundAt(db, row.companyId, contact.id, connection.id);
       if (lastOut !== null && now - lastOut < pairGapMs(scale)) return { kind: "wait", at: lastOut + pairGapMs(scale) };
     }
-    let gapMs = this.plannedGap(contact.id);
-    if (gapMs === null) {
-      gapMs = pickDelayMs(row.delay, scale);
-      this.setMeta("plan", JSON.stringify({ contactId: contact.id, gapMs }));
-    }
-    // A turn due soon (the throughput spacing) is waited for here, without checking again.
+    const gapMs = this.plannedGap(contact.id) ?? pickDelayMs(row.delay, scale);
+    // The turn and the commit (as in `handle`: from here on this recipient is sent with this run
+    // id) in ONE D1 batch: the commit happens only when this very claim took the turn. A turn due
+    // soon (the throughput spacing) is waited for here, without checking again.
+    let committed: { runId: string | null; sendingAt: number | null }[];
     for (;;) {
-      const turn = await takeWindowTurn(db, connection, gapMs, Date.now(), leaseId, window);
-      if (turn.ok) break;
-      if (turn.at - Date.now() > INLINE_WAIT_MS) return { kind: "wait", at: turn.at };
-      await sleep(Math.max(0, turn.at - Date.now()));
+      // Strictly increasing per object, so `windowTurnHeld` can only see this claim's own mark.
+      const at = Math.max(Date.now(), this.lastClaimAt + 1);
+      this.lastClaimAt = at;
+      const [taken, commit] = await db.batch([
+        windowTurnQuery(db, connection, gapMs, at, leaseId, window),
+        db
+          .update(broadcastRecipients)
+          .set({ status: "sending", runId: newId(), sendingAt: at, outsideWindow: outside ? 1 : 0 })
+          .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id), eq(broadcastRecipients.status, "pending"), windowTurnHeld(connection.id, leaseId, at)))
+          .returning({ runId: broadcastRecipients.runId, sendingAt: broadcastRecipients.sendingAt }),
+      ]);
+      if (taken.length > 0) {
+        committed = commit;
+        break;
+      }
+      const due = await windowTurnDueAt(db, connection, gapMs, at, leaseId, window);
+      if (due - Date.now() > INLINE_WAIT_MS) return { kind: "wait", at: due };
+      await sleep(Math.max(0, due - Date.now()));
     }
-    // The commit, as in `handle`: from here on this recipient is sent with this run id.
-    const committed = await db
-      .update(broadcastRecipients)
-      .set({ status: "sending", runId: newId(), sendingAt: Date.now(), outsideWindow: outside ? 1 : 0 })
-      .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id), eq(broadcastRecipients.status, "pending")))
-      .returning({ runId: broadcastRecipients.runId, sendingAt: broadcastRecipients.sendingAt });
-    this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = 'plan'");
     const runId = committed[0]?.runId;
     if (!runId) return { kind: "done" };
-    return { kind: "flight", flight: { contactId: contact.id, contact, externalId, runId, outside, sendingAt: committed[0]?.sendingAt ?? Date.now() } };
+    return { kind: "flight", flight: { contactId: contact.id, contact, externalId, runId, outside, sendingAt: committed[0]?.sendingAt ?? Date.now(), open } };
+  }
+
+  /**
+   * A recipient's reads for its checks and its hand-off, in ONE D1 batch (issue 10; was four to
+   * five round trips): the contact (of the broadcast's company), its identities on the channel
+   * (the reachable one is picked: worker/lib/identities.ts), its last inbound and last outbound
+   * message on the connection (the service window and the pair gap; broadcasts-limits.ts) and its
+   * open ticket there (worker/lib/company-tickets.ts). A contact without an identity on a phone
+   * channel is sent to its phone (digits).
+   */
+  private async readRecipient(db: Db, row: BroadcastRow, connection: ConnectionRow, contactId: string): Promise<RecipientReads> {
+    const values = { companyId: row.companyId, contactId, connectionId: connection.id, channel: connection.channel };
+    const [contactRows, identityRows, inRows, outRows, openRows] = await this.env.DB.batch<Record<string, unknown>>(
+      recipientReadsSql(db).map((q) => this.env.DB.prepare(q.sql).bind(...fillPlaceholders(q.params, values))),
+    );
+    const rawContact = contactRows?.results[0];
+    const contact = rawContact ? asContact(rawContact) : undefined;
+    const identities = (identityRows?.results ?? []).map(asIdentity);
+    const lastIn = inRows?.results[0] as { sent_at: number } | undefined;
+    const lastOut = outRows?.results[0] as { sent_at: number; updated_at: number } | undefined;
+    const rawOpen = openRows?.results[0];
+    const externalId = pickReachable(identities)?.externalId ?? (connection.channel !== "instagram" ? contact?.phone?.replace(/^\+/, "") : undefined);
+    return {
+      contact,
+      externalId,
+      lastIn: lastIn?.sent_at ?? null,
+      lastOut: outboundAtOf(lastOut ? { sentAt: lastOut.sent_at, updatedAt: lastOut.updated_at } : undefined),
+      open: rawOpen ? asTicket(rawOpen) : null,
+    };
   }
 
   /**
    * Performs a committed send (window mode): the contact's ticket, the template when outside the
    * window, the flow started with the recipient's run id. Answers the ticket id to watch, or null
-   * when the recipient was rejected here (template or flow failed).
+   * when the recipient was rejected here (template or flow failed). A new ticket is created quiet
+   * (its list entry is published with its first message by the ticket room: README "The hot
+   * paths"); when no message follows (rejected here, or a flow that sends none) it is announced
+   * here or by `settleFlights`. `subscriptions`: the company's, read once per alarm.
    */
-  private async handOff(db: Db, row: BroadcastRow, connection: ConnectionRow, flight: Flight): Promise<string | null> {
+  private async handOff(db: Db, row: BroadcastRow, connection: ConnectionRow, flight: Flight, subscriptions: Subscriptions): Promise<string | null> {
     const endTicket = span(this.env, "broadcast.ticket");
-    const ticketId = await companyTicketIdFor(this.env, db, connection, flight.contactId);
+    const { ticket } = await companyTicketOf(this.env, db, connection, flight.contactId, { open: flight.open, quiet: true, subscriptions });
+    const ticketId = ticket.id;
     endTicket();
     if (flight.outside) {
       const failed = await this.sendTemplate(db, row, connection, flight.contact, flight.externalId, ticketId);
       if (failed) {
+        await announceTicket(this.env, row.companyId, ticketId);
         await this.reject(db, row, flight.contactId, "send_failed", failed);
         return null;
       }
@@ -468,12 +572,14 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
       externalId: flight.externalId,
       connectionId: connection.id,
       ticketId,
+      ticket: { id: ticket.id, companyId: ticket.companyId, contactId: ticket.contactId },
       flowId: row.flowId,
       runId: flight.runId,
     });
     endStart();
     maybeFailHere(this.env, this.ctx.storage.sql, "alarm");
     if (!started.ok) {
+      await announceTicket(this.env, row.companyId, ticketId);
       await this.reject(db, row, flight.contactId, "flow_failed", "The broadcast's flow is not published.");
       return null;
     }
@@ -482,8 +588,8 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
 
   /**
    * Reads, in one query, the first message of every handed-off send in flight; those the provider
-   * took (or that failed for good, or waited SETTLE_MAX_MS) are marked `sent` (or `rejected`
-   * with `send_failed`) in one D1 batch and leave `flights`.
+   * took (or that failed for good, or waited SETTLE_MAX_MS) are marked `sent` (two statements for
+   * all of them, one D1 batch) or `rejected` with `send_failed`, and leave `flights`.
    */
   private async settleFlights(db: Db, row: BroadcastRow, flights: Map<string, Flight>): Promise<void> {
     const handed = [...flights.values()].filter((f): f is Flight & { ticketId: string } => f.ticketId !== null);
@@ -495,30 +601,32 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
       .where(and(eq(messages.companyId, row.companyId), inArray(messages.ticketId, [...new Set(handed.map((f) => f.ticketId))]), eq(messages.direction, "out"), like(messages.idempotencyKey, "flow:%")))
       .orderBy(messages.seq);
     const at = Date.now();
-    const writes = [];
+    const sent: string[] = [];
     let rejected = 0;
     for (const flight of handed) {
       const first = found.find((m) => m.ticketId === flight.ticketId && m.key?.startsWith(`flow:${flight.runId}:`));
       if (first?.status === "pending" && at - flight.sendingAt < SETTLE_MAX_MS) continue;
       flights.delete(flight.contactId);
+      // The flow sent nothing (yet): the ticket's list entry was not published with a message.
+      if (!first) await announceTicket(this.env, row.companyId, flight.ticketId);
       if (first?.status === "failed") {
         rejected++;
         await this.reject(db, row, flight.contactId, "send_failed", `${first.errorCode ?? "failed"}: ${first.errorMessage ?? ""}`.slice(0, 500));
         continue;
       }
-      writes.push(
+      sent.push(flight.contactId);
+    }
+    if (sent.length > 0) {
+      // Two statements for all of them (one transaction): counted only while still `sending`.
+      const settled = and(eq(broadcastRecipients.broadcastId, row.id), inArray(broadcastRecipients.contactId, sent), eq(broadcastRecipients.status, "sending"));
+      await db.batch([
         db
           .update(broadcasts)
-          .set({ sentCount: sql`${broadcasts.sentCount} + 1`, updatedAt: at })
-          .where(and(eq(broadcasts.id, row.id), sql`EXISTS (SELECT 1 FROM ${broadcastRecipients} WHERE ${pendingRow(row.id, flight.contactId, ["sending"])})`)),
-        db
-          .update(broadcastRecipients)
-          .set({ status: "sent", doneAt: at })
-          .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, flight.contactId), eq(broadcastRecipients.status, "sending"))),
-      );
+          .set({ sentCount: sql`${broadcasts.sentCount} + (SELECT COUNT(*) FROM ${broadcastRecipients} WHERE ${settled})`, updatedAt: at })
+          .where(eq(broadcasts.id, row.id)),
+        db.update(broadcastRecipients).set({ status: "sent", doneAt: at }).where(settled),
+      ]);
     }
-    const [head, ...rest] = writes;
-    if (head) await db.batch([head, ...rest]);
     endSettle();
     if (rejected > 0) await this.maybePublish(db, row.id, false);
   }
@@ -540,10 +648,8 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
 
   /** Checks, paces, commits and performs one recipient's send. */
   private async handle(db: Db, row: BroadcastRow, connection: ConnectionRow, recipient: RecipientRow): Promise<Step> {
-    const contact = await db.query.contacts.findFirst({ where: and(eq(contacts.id, recipient.contactId), eq(contacts.companyId, row.companyId)) });
+    const { contact, externalId, lastIn, lastOut, open } = await this.readRecipient(db, row, connection, recipient.contactId);
     if (!contact) return this.reject(db, row, recipient.contactId, "contact_deleted", null);
-    const identity = await reachableIdentity(db, row.companyId, contact.id, connection.channel);
-    const externalId = identity?.externalId ?? (connection.channel !== "instagram" ? contact.phone?.replace(/^\+/, "") : undefined);
 
     let runId = recipient.runId;
     let outsideWindow = recipient.outsideWindow === 1;
@@ -554,7 +660,6 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
       const now = Date.now();
       let outside = false;
       if (connection.channel === "whatsapp-cloud") {
-        const lastIn = await lastInboundAt(db, row.companyId, contact.id, connection.id);
         outside = lastIn === null || now - lastIn > SERVICE_WINDOW_MS;
         if (outside && !row.template) return this.reject(db, row, contact.id, "outside_window", "No message from the contact in the last 24 hours and no approved template.");
         if (outside) {
@@ -567,7 +672,6 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
       }
       const scale = delayScale(this.env);
       if (connection.channel === "whatsapp-cloud") {
-        const lastOut = await lastOutboundAt(db, row.companyId, contact.id, connection.id);
         if (lastOut !== null && now - lastOut < pairGapMs(scale)) return { kind: "wait", at: lastOut + pairGapMs(scale) };
       }
       let gapMs = this.plannedGap(contact.id);
@@ -586,7 +690,7 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
         .set({ status: "sending", runId, sendingAt: Date.now(), outsideWindow: outside ? 1 : 0 })
         .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.contactId, contact.id), eq(broadcastRecipients.status, "pending")))
         .returning({ runId: broadcastRecipients.runId });
-      this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = 'plan'");
+      this.deleteMeta("plan");
       if (!committed[0]?.runId) {
         await this.release(db, connection.id, Date.now());
         return { kind: "done" };
@@ -597,11 +701,14 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     }
     if (!externalId) return this.reject(db, row, contact.id, "no_identity", null);
 
-    const ticketId = await companyTicketIdFor(this.env, db, connection, contact.id);
+    // Created quiet, as in `handOff`: the first message publishes the new ticket's list entry.
+    const { ticket } = await companyTicketOf(this.env, db, connection, contact.id, { open, quiet: true });
+    const ticketId = ticket.id;
     // Outside the window the approved template opens the conversation first (once per recipient).
     if (outsideWindow) {
       const failed = await this.sendTemplate(db, row, connection, contact, externalId, ticketId);
       if (failed) {
+        await announceTicket(this.env, row.companyId, ticketId);
         await this.release(db, connection.id, Date.now());
         return this.reject(db, row, contact.id, "send_failed", failed);
       }
@@ -612,6 +719,7 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
       externalId,
       connectionId: connection.id,
       ticketId,
+      ticket: { id: ticket.id, companyId: ticket.companyId, contactId: ticket.contactId },
       flowId: row.flowId,
       runId,
     });
@@ -619,6 +727,7 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     // marked sent; the retried alarm must not start it again.
     maybeFailHere(this.env, this.ctx.storage.sql, "alarm");
     if (!started.ok) {
+      await announceTicket(this.env, row.companyId, ticketId);
       await this.release(db, connection.id, Date.now());
       return this.reject(db, row, contact.id, "flow_failed", "The broadcast's flow is not published.");
     }
@@ -634,6 +743,8 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     // Bounded: a send the ticket room keeps retrying (or holds in doubt after a restart) is its
     // business from SETTLE_MAX_MS on; the broadcast goes on.
     if (first[0]?.status === "pending" && Date.now() - (sendingAt ?? 0) < SETTLE_MAX_MS) return { kind: "wait", at: Date.now() + SETTLE_POLL_MS };
+    // The flow sent nothing (yet): the ticket's list entry was not published with a message.
+    if (!first[0]) await announceTicket(this.env, row.companyId, ticketId);
     if (first[0]?.status === "failed") {
       await this.release(db, connection.id, Date.now());
       return this.reject(db, row, contact.id, "send_failed", `${first[0].errorCode ?? "failed"}: ${first[0].errorMessage ?? ""}`.slice(0, 500));
@@ -765,17 +876,74 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
     const leaseId = this.meta("lease");
     if (!leaseId) return;
     await releaseTurn(db, connectionId, leaseId, at);
-    this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = 'lease'");
+    this.deleteMeta("lease");
   }
 
+  /** A `meta` value; read from storage once per instance, then from `metaCache`. */
   private meta(k: string): string | null {
-    return this.ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0]?.v ?? null;
+    if (this.metaCache.has(k)) return this.metaCache.get(k) ?? null;
+    const v = this.ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0]?.v ?? null;
+    this.metaCache.set(k, v);
+    return v;
   }
 
   private setMeta(k: string, v: string): void {
     this.ctx.storage.sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, v);
+    this.metaCache.set(k, v);
+  }
+
+  private deleteMeta(k: string): void {
+    this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = ?", k);
+    this.metaCache.set(k, null);
   }
 }
+
+/**
+ * `readRecipient`'s five selects (the contact, its identities on the channel, its last inbound and
+ * outbound message on the connection, its open ticket there) as SQL with named placeholders
+ * (`companyId`, `contactId`, `connectionId`, `channel`), built by drizzle from the same query
+ * helpers ONCE per isolate (issue 10: building them was a large part of each recipient's CPU);
+ * run through the D1 binding's batch with `fillPlaceholders`.
+ */
+let recipientReads: { sql: string; params: unknown[] }[] | null = null;
+function recipientReadsSql(db: Db): { sql: string; params: unknown[] }[] {
+  if (recipientReads) return recipientReads;
+  const companyId = sql.placeholder("companyId");
+  const contactId = sql.placeholder("contactId");
+  const connectionId = sql.placeholder("connectionId");
+  recipientReads = [
+    db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.id, contactId), eq(contacts.companyId, companyId)))
+      .limit(1)
+      .toSQL(),
+    identitiesQuery(db, companyId, contactId, sql.placeholder("channel")).toSQL(),
+    lastMessageQuery(db, companyId, contactId, connectionId, "in").toSQL(),
+    lastMessageQuery(db, companyId, contactId, connectionId, "out").toSQL(),
+    openCompanyTicketQuery(db, { id: connectionId, companyId }, contactId).toSQL(),
+  ];
+  return recipientReads;
+}
+
+/**
+ * Maps a raw D1 row of `select()` from `table` (keyed by column name) to the table's row type,
+ * each value through its column's own decoding (JSON, booleans), as drizzle does.
+ */
+function rowReader<T extends Table>(table: T): (raw: Record<string, unknown>) => T["$inferSelect"] {
+  const columns = Object.entries(getTableColumns(table));
+  return (raw) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = raw[column.name];
+      out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return out as T["$inferSelect"];
+  };
+}
+const asContact = rowReader(contacts);
+const asIdentity = rowReader(contactIdentities);
+const asTicket = rowReader(tickets);
 
 /** The recipient row of `contactId` while it is in one of `statuses`. */
 function pendingRow(broadcastId: string, contactId: string, statuses: ("pending" | "sending")[]) {

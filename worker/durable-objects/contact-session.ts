@@ -80,7 +80,7 @@ import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { claimBroadcastReply } from "../lib/broadcasts";
 import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
 import { applyOptOut } from "../lib/opt-out";
-import { buildContext, performEffect, type FollowUp, type RunTarget } from "../pipeline/flow-effects";
+import { buildContext, contextOf, contextQueries, performEffect, type ContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
 import { span } from "../lib/bench-trace";
 
 /**
@@ -106,6 +106,26 @@ export type StartFlowInput = {
    * start whose run already exists here only finishes its outbox and answers it, never a second run.
    */
   runId?: string;
+  /**
+   * The ticket, when the caller read it already (a broadcast's recipient, issue 10): startFlow does
+   * not read it again. Its id and company must be `ticketId` and `companyId` (else it is not used).
+   */
+  ticket?: Pick<TicketRow, "id" | "companyId" | "contactId">;
+};
+
+/**
+ * What `startFlow` reads in ONE D1 batch (issue 16/10): the ticket (unless handed in), the company's
+ * published flows, the connection and the contact's phone, so starting a run costs no look-up of
+ * the version and none for the run's target.
+ */
+type Starting = {
+  published: Map<string, number>;
+  routed: { connection: ConnectionRow; contact: Pick<ContactRow, "id" | "phone"> } | undefined;
+  /**
+   * The run's first context, read in the same batch when the ticket was handed in (its contact is
+   * known before the batch); used once, by the start step of that contact's run of that flow.
+   */
+  context?: { contactId: string; flowId: string; connectionId: string; rows: ContextRows };
 };
 
 /**
@@ -207,6 +227,10 @@ type Turn = {
    * effects of a run of theirs started now need no look-up (issue 16: the first reply).
    */
   routed?: { connection: ConnectionRow; contact: ContactRow };
+  /** The contact this turn inserted (it has no values, campaign or tags yet), if any. */
+  createdContactId?: string;
+  /** An effect was performed in this turn (the contact may have changed since it was read). */
+  effected?: boolean;
 };
 
 export class ContactSession extends DurableObject<AppEnv> {
@@ -225,6 +249,8 @@ export class ContactSession extends DurableObject<AppEnv> {
   private reactionsSweptAt = 0;
   /** The customer message being handled (see `Turn`); null between messages. */
   private turn: Turn | null = null;
+  /** What the `startFlow` being handled read (see `Starting`); null otherwise. */
+  private starting: Starting | null = null;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -232,7 +258,8 @@ export class ContactSession extends DurableObject<AppEnv> {
       const sql = this.ctx.storage.sql;
       sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
       sql.exec(
-        "CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, flow_id TEXT NOT NULL, version INTEGER NOT NULL, company_id TEXT NOT NULL, contact_id TEXT NOT NULL, connection_id TEXT NOT NULL, ticket_id TEXT NOT NULL, status TEXT NOT NULL, node_type TEXT, state TEXT NOT NULL, depth INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)",
+        // A new object's table has `warnings` at once (issue 16: was an ALTER per new contact).
+        "CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, flow_id TEXT NOT NULL, version INTEGER NOT NULL, company_id TEXT NOT NULL, contact_id TEXT NOT NULL, connection_id TEXT NOT NULL, ticket_id TEXT NOT NULL, status TEXT NOT NULL, node_type TEXT, state TEXT NOT NULL, depth INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, warnings TEXT)",
       );
       sql.exec("CREATE INDEX IF NOT EXISTS runs_status ON runs (status, created_at)");
       sql.exec("CREATE TABLE IF NOT EXISTS timers (token TEXT PRIMARY KEY, run_id TEXT NOT NULL, at INTEGER NOT NULL)");
@@ -294,8 +321,11 @@ export class ContactSession extends DurableObject<AppEnv> {
       try {
         this.setMeta({ companyId: input.companyId, channel: input.channel, externalId: input.externalId });
         const db = getDb(this.env.DB);
-        const ticket = await db.query.tickets.findFirst({ where: and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId)) });
+        const read = span(this.env, "flow.start-reads");
+        const { ticket, starting } = await this.startReads(db, input);
+        read();
         if (!ticket) return { ok: false };
+        this.starting = starting;
         if (input.runId && this.run(input.runId)) {
           await this.drain(db);
           return { ok: true, runId: input.runId };
@@ -304,9 +334,60 @@ export class ContactSession extends DurableObject<AppEnv> {
         await this.drain(db);
         return runId ? { ok: true, runId } : { ok: false };
       } finally {
+        this.starting = null;
         await this.rearm();
       }
     });
+  }
+
+  /**
+   * `startFlow`'s reads in one D1 batch: the ticket (unless `input.ticket` is the one), the
+   * company's published flows (flow id → version), the connection and the ticket's contact (id and
+   * phone), all filtered on `input.companyId`. Single-table selects only (drizzle maps a batch's rows
+   * by column name); the contact is found through a sub-select of the ticket's contact id.
+   */
+  private async startReads(db: Db, input: StartFlowInput): Promise<{ ticket: Pick<TicketRow, "id" | "companyId" | "contactId"> | undefined; starting: Starting }> {
+    const given = input.ticket && input.ticket.id === input.ticketId && input.ticket.companyId === input.companyId ? input.ticket : undefined;
+    const publishedOf = (rows: { id: string; publishedVersion: number | null }[]) =>
+      new Map(rows.flatMap((r) => (r.publishedVersion === null ? [] : [[r.id, r.publishedVersion] as const])));
+    const publishedQuery = db.select({ id: flows.id, publishedVersion: flows.publishedVersion }).from(flows).where(and(eq(flows.companyId, input.companyId), isNotNull(flows.publishedVersion)));
+    const connectionQuery = db.select().from(connections).where(and(eq(connections.id, input.connectionId), eq(connections.companyId, input.companyId))).limit(1);
+    if (given) {
+      // The contact is known: the run's first context comes in the same round trip (its first
+      // query is the contact row, filtered on the company).
+      const [publishedRows, connectionRows, ...context] = await db.batch([publishedQuery, connectionQuery, ...contextQueries(db, input.companyId, given.contactId, input.flowId, input.connectionId)]);
+      const connection = connectionRows[0];
+      const contact = context[0][0];
+      return {
+        ticket: given,
+        starting: {
+          published: publishedOf(publishedRows),
+          routed: connection && contact ? { connection, contact } : undefined,
+          context: { contactId: given.contactId, flowId: input.flowId, connectionId: input.connectionId, rows: context },
+        },
+      };
+    }
+    const byTicket = and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId));
+    const [ticketRows, publishedRows, connectionRows, contactRows] = await db.batch([
+      db.select({ id: tickets.id, companyId: tickets.companyId, contactId: tickets.contactId }).from(tickets).where(byTicket).limit(1),
+      publishedQuery,
+      connectionQuery,
+      db
+        .select({ id: contacts.id, phone: contacts.phone })
+        .from(contacts)
+        .where(and(eq(contacts.companyId, input.companyId), inArray(contacts.id, db.select({ id: tickets.contactId }).from(tickets).where(byTicket))))
+        .limit(1),
+    ]);
+    const ticket = ticketRows[0];
+    const connection = connectionRows[0];
+    const contact = contactRows[0];
+    return {
+      ticket,
+      starting: {
+        published: publishedOf(publishedRows),
+        routed: connection && contact && ticket && contact.id === ticket.contactId ? { connection, contact } : undefined,
+      },
+    };
   }
 
   /** The contact's runs here, newest first (the one in progress and the last ended ones). */
@@ -863,7 +944,7 @@ export class ContactSession extends DurableObject<AppEnv> {
    * isolate, see `publishedVersions`), else read from D1.
    */
   private async version(db: Db, companyId: string, flowId: string, version: number | null): Promise<{ version: number; flow: CompiledFlow } | null> {
-    const published = this.turn?.pre.published;
+    const published = this.turn?.pre.published ?? this.starting?.published;
     if (version === null && published) {
       const wanted = published.get(flowId);
       if (wanted === undefined) return null;
@@ -966,11 +1047,34 @@ export class ContactSession extends DurableObject<AppEnv> {
     return id;
   }
 
+  /**
+   * What the message being handled holds already for the first context of `run` (issue 16): its
+   * routed contact and connection and the company's time zone from its read batch; only for a
+   * start, before any effect of this turn ran. Undefined otherwise (everything is read).
+   */
+  private knownContext(run: RunRow, event: FlowEvent): KnownContext | undefined {
+    const turn = this.turn;
+    const routed = turn?.routed;
+    const zone = turn?.pre.optOutWords;
+    if (event.kind !== "start" || !turn || turn.effected || !routed || !zone) return undefined;
+    if (routed.contact.id !== run.contact_id || routed.contact.companyId !== run.company_id) return undefined;
+    if (routed.connection.id !== run.connection_id || routed.connection.companyId !== run.company_id) return undefined;
+    return { contact: routed.contact, timezone: zone.timezone, channel: routed.connection.channel, created: turn.createdContactId === run.contact_id };
+  }
+
   /** Computes one step of `run` (pure; nothing stored). Null when the flow or contact is gone (the run is failed). */
   private async prepare(db: Db, run: RunRow, event: FlowEvent): Promise<Prepared | null> {
     const loaded = await this.version(db, run.company_id, run.flow_id, run.version);
     const building = span(this.env, "flow.context");
-    const context = loaded ? await buildContext(this.env, db, run.company_id, run.contact_id, run.flow_id, Date.now(), run.connection_id) : null;
+    // A start whose context `startFlow` read with its other reads (see `Starting`) uses it, once.
+    const early = this.starting?.context;
+    const mine = event.kind === "start" && early && early.contactId === run.contact_id && early.flowId === run.flow_id && early.connectionId === run.connection_id ? early : undefined;
+    if (mine) this.starting!.context = undefined;
+    const context = !loaded
+      ? null
+      : mine
+        ? await contextOf(this.env, db, mine.rows, Date.now(), run.connection_id)
+        : await buildContext(this.env, db, run.company_id, run.contact_id, run.flow_id, Date.now(), run.connection_id, this.knownContext(run, event));
     building();
     if (!loaded || !context) {
       const state = readState(run);
@@ -1086,6 +1190,7 @@ export class ContactSession extends DurableObject<AppEnv> {
   }
 
   private async perform(db: Db, run: RunRow, item: OutboxItem, seq: number, targets: Map<string, RunTarget | null>): Promise<FollowUp> {
+    if (this.turn) this.turn.effected = true;
     if (item.type === "stats") {
       const recorded = span(this.env, "flow.stats");
       await recordStats(db, run.company_id, run.flow_id, item.visited, item.stoppedAt);
@@ -1122,7 +1227,7 @@ export class ContactSession extends DurableObject<AppEnv> {
 
   private async targetOf(db: Db, run: RunRow): Promise<RunTarget | null> {
     // The message being handled routed this very connection and contact: no look-up (issue 16).
-    const routed = this.turn?.routed;
+    const routed = this.turn?.routed ?? this.starting?.routed;
     const known = routed && routed.connection.id === run.connection_id && routed.connection.companyId === run.company_id && routed.contact.id === run.contact_id ? routed : undefined;
     const connection = known
       ? known.connection
@@ -1270,6 +1375,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         await runBatch(db, [db.insert(contacts).values(row), adjustContactCount(db, companyId, 1), await contactsAddedStatement(db, companyId, 1, at), ...identityRows(row.id)]);
         contact = row;
         identitiesAdded = true;
+        if (this.turn) this.turn.createdContactId = row.id;
         // Inserted with this message's time as its last message: nothing to move after storing it.
         if (this.turn) this.turn.touchedContactId = row.id;
         created();

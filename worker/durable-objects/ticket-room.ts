@@ -60,8 +60,8 @@ import { newId } from "../lib/ids";
 import { loadTicketAnswers, presentMessages, presentTicketBatch, previewOf, ticketAnswerQueries } from "../lib/tickets";
 import { hubOf } from "../lib/realtime";
 import { recordFirstResponse } from "../lib/dashboard";
-import { applyStatus, takeOrphanStatuses } from "../pipeline/statuses";
-import { emitEvent } from "../lib/event-subscriptions";
+import { applyStatus, presentOrphanStatuses, takeOrphanStatusesQuery } from "../pipeline/statuses";
+import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { span } from "../lib/bench-trace";
 
 /** A message to store; `seq`, ids and timestamps are filled in by the room. */
@@ -210,6 +210,12 @@ export class TicketRoom extends DurableObject<AppEnv> {
   private appends: Promise<unknown> = Promise.resolve();
   /** This room's publishes to the company hub, in order (see `toHub`). */
   private hubPublishes: Promise<unknown> = Promise.resolve();
+  /**
+   * The connection a queued send was handed with, by message id, for its first attempt only
+   * (issue 16: no D1 read of the connection before the reply leaves, nor after it for the orphan
+   * statuses). A retry, or a send left by a restart, reads the connection from D1 again.
+   */
+  private readonly handedConnections = new Map<string, ConnectionRow>();
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -217,7 +223,9 @@ export class TicketRoom extends DurableObject<AppEnv> {
       this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
       this.ctx.storage.sql.exec(REVOCATIONS_TABLE);
       this.ctx.storage.sql.exec(
-        "CREATE TABLE IF NOT EXISTS sends (seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL, company_id TEXT NOT NULL, ticket_id TEXT NOT NULL, connection_id TEXT NOT NULL, outbound TEXT NOT NULL, recipient TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL DEFAULT 0, external_id TEXT)",
+        // A new room's table has every column at once (issue 16: was five ALTERs per new ticket);
+        // the ALTERs below bring an older room's table up to it.
+        "CREATE TABLE IF NOT EXISTS sends (seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL, company_id TEXT NOT NULL, ticket_id TEXT NOT NULL, connection_id TEXT NOT NULL, outbound TEXT NOT NULL, recipient TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL DEFAULT 0, external_id TEXT, in_flight_at INTEGER, doubt_until INTEGER, provider_failures INTEGER NOT NULL DEFAULT 0, own_since INTEGER, reasons TEXT)",
       );
       this.ctx.storage.sql.exec(FAULTS_TABLE);
       const columns = this.ctx.storage.sql.exec<{ name: string }>("PRAGMA table_info(sends)").toArray().map((c) => c.name);
@@ -291,7 +299,12 @@ export class TicketRoom extends DurableObject<AppEnv> {
 
   private async appendNow(input: AppendInput, fresh = false, newTicket = false): Promise<AppendResult> {
     const db = getDb(this.env.DB);
-    const existing = fresh && input.externalId ? undefined : await this.findExisting(input);
+    // No look-up before the insert when the insert's own unique index catches a duplicate: the
+    // caller found no message with this provider id (`fresh`), or the message has no provider id
+    // (ours: outbound, caught by `messages_company_idempotency_uq` on its idempotency key, or with
+    // no key nothing to repeat). A conflicting insert then answers the row found after it.
+    const skipLookup = input.externalId ? fresh : true;
+    const existing = skipLookup ? undefined : await this.findExisting(input);
     if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true };
     const at = Date.now();
     const row: MessageRow = { ...input, id: input.id ?? newId(), seq: await this.nextSeq(input.ticketId, newTicket), createdAt: at, updatedAt: at };
@@ -320,6 +333,9 @@ export class TicketRoom extends DurableObject<AppEnv> {
     ]);
     batched();
     if (!inserted[0]) {
+      // The seq taken for the duplicate is given back (appends run one at a time, so it is still the
+      // last one handed out): the ticket's seqs stay without gaps.
+      this.ctx.storage.sql.exec("UPDATE meta SET v = v - 1 WHERE k = 'seq' AND v = ?", row.seq);
       const again = await this.findExisting(input);
       if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true };
       throw new Error("message insert conflicted but no existing row was found");
@@ -342,9 +358,16 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * after retries of transient failures (see the file's header). Answers once the message is
    * stored; the send continues in order.
    */
-  async sendOutbound(input: AppendInput, outbound: OutboundMessage, recipient: { externalId: string; phone: string | null }): Promise<AppendResult> {
+  async sendOutbound(
+    input: AppendInput,
+    outbound: OutboundMessage,
+    recipient: { externalId: string; phone: string | null },
+    /** The connection (input.connectionId, the caller's read of it): its first attempt does not read it again. */
+    connection?: ConnectionRow,
+  ): Promise<AppendResult> {
     const result = await this.append(input);
     if (result.duplicate) return result;
+    if (connection && connection.id === input.connectionId && connection.companyId === input.companyId) this.handedConnections.set(result.message.id, connection);
     this.ctx.storage.sql.exec(
       "INSERT INTO sends (message_id, company_id, ticket_id, connection_id, outbound, recipient) VALUES (?, ?, ?, ?, ?, ?)",
       result.message.id,
@@ -455,7 +478,9 @@ export class TicketRoom extends DurableObject<AppEnv> {
       return null;
     }
     const db = getDb(this.env.DB);
-    const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id)) });
+    const handed = this.handedConnections.get(row.message_id);
+    this.handedConnections.delete(row.message_id);
+    const connection = handed ?? (await db.select().from(connections).where(and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id))).limit(1))[0];
     const outbound: OutboundMessage = JSON.parse(row.outbound);
     const recipient: { externalId: string; phone: string | null } = JSON.parse(row.recipient);
     let result: SendResult;
@@ -481,7 +506,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     if (result.ok) this.ctx.storage.sql.exec("UPDATE sends SET external_id = ? WHERE seq = ?", result.externalId, row.seq);
     // A permanent failure after earlier failed attempts shows them too.
     const earlier = reasonsOf(row);
-    await this.settle(row, result, !result.ok && earlier.length > 0 ? attemptSummary(earlier, row.attempts + 1, Date.now()) : null);
+    await this.settle(row, result, !result.ok && earlier.length > 0 ? attemptSummary(earlier, row.attempts + 1, Date.now()) : null, connection);
     return null;
   }
 
@@ -502,21 +527,43 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * Writes a send's outcome to D1 (sent with the provider's id, or failed with its reason and
    * `details`: the attempts summed up, or null) and fans it out.
    */
-  private async settle(row: SendRow, result: SendResult, details: string | null = null): Promise<void> {
+  private async settle(row: SendRow, result: SendResult, details: string | null = null, known?: ConnectionRow): Promise<void> {
     const db = getDb(this.env.DB);
     const at = Date.now();
     const where = and(eq(messages.id, row.message_id), eq(messages.companyId, row.company_id));
     if (result.ok) {
-      await db
-        .update(messages)
-        .set({ externalId: result.externalId, status: sql`CASE WHEN ${messages.status} = 'pending' THEN 'sent' ELSE ${messages.status} END`, updatedAt: at })
-        .where(where);
-      const connection = await db.query.connections.findFirst({ where: and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id)) });
-      if (connection) await applyOrphanStatuses(db, connection, result.externalId);
+      // One round trip (issue 16): the update with the row it leaves, the statuses that came before
+      // the provider's id, the company's event subscriptions and the ticket's list entry.
+      const [updated, orphanRows, subscriptions, ...ticketRows] = await db.batch([
+        db
+          .update(messages)
+          .set({ externalId: result.externalId, status: sql`CASE WHEN ${messages.status} = 'pending' THEN 'sent' ELSE ${messages.status} END`, updatedAt: at })
+          .where(where)
+          .returning(),
+        takeOrphanStatusesQuery(db, row.connection_id, result.externalId),
+        subscriptionsQuery(db, row.company_id),
+        ...ticketAnswerQueries(db, row.company_id, row.ticket_id),
+      ]);
+      const orphans = presentOrphanStatuses(orphanRows);
+      if (orphans.length > 0) {
+        const connection = known ?? (await db.select().from(connections).where(and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id))).limit(1))[0];
+        if (connection) for (const orphan of orphans) await applyStatus(db, connection, orphan, { recordOrphan: false });
+      }
       // Outbound event subscriptions (worker/lib/event-subscriptions.ts); emitEvent never throws.
-      await emitEvent(this.env, row.company_id, "message.sent", {
-        message: { id: row.message_id, ticketId: row.ticket_id, connectionId: row.connection_id, externalId: result.externalId, sentAt: at },
-      });
+      await emitEvent(
+        this.env,
+        row.company_id,
+        "message.sent",
+        { message: { id: row.message_id, ticketId: row.ticket_id, connectionId: row.connection_id, externalId: result.externalId, sentAt: at } },
+        subscriptions,
+      );
+      // The row as the update left it, unless orphan statuses moved it since (then read again).
+      const message = orphans.length === 0 ? updated[0] : undefined;
+      if (message) {
+        const [answer] = await presentMessages(this.env, db, [message]);
+        await this.fanOut(row.company_id, row.ticket_id, { type: "message.updated", message: answer! }, presentTicketBatch(ticketRows));
+        return;
+      }
     } else {
       await db.update(messages).set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, errorDetails: details, updatedAt: at }).where(where);
     }
@@ -748,12 +795,5 @@ function reasonsOf(row: SendRow): SendAttemptReason[] {
     return Array.isArray(parsed) ? (parsed as SendAttemptReason[]) : [];
   } catch {
     return [];
-  }
-}
-
-/** Applies statuses that arrived before the send answered with the provider's id. */
-async function applyOrphanStatuses(db: ReturnType<typeof getDb>, connection: ConnectionRow, externalId: string): Promise<void> {
-  for (const orphan of await takeOrphanStatuses(db, connection.id, externalId)) {
-    await applyStatus(db, connection, orphan, { recordOrphan: false });
   }
 }

@@ -16,7 +16,7 @@
  * BROADCAST_DELAY_SCALE (local and test only, like the fault switch) multiplies the delay preset's
  * pause and the pair gap, so tests and the benchmark run in seconds; production always uses 1.
  */
-import { and, desc, eq, gt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { broadcastRecipients, connectionSendLimits, messages, type ConnectionRow } from "../../schema";
 import { DELAY_RANGES, type BroadcastDelay } from "../../schema/validation/broadcasts";
 import type { AppEnv } from "../env";
@@ -114,7 +114,7 @@ export async function limitsOf(db: Db, connection: Pick<ConnectionRow, "id" | "c
     .insert(connectionSendLimits)
     .values({ connectionId: connection.id, companyId: connection.companyId, throughputMps: DEFAULT_THROUGHPUT_MPS, updatedAt: Date.now() })
     .onConflictDoNothing();
-  const row = await db.query.connectionSendLimits.findFirst({ where: eq(connectionSendLimits.connectionId, connection.id) });
+  const [row] = await db.select().from(connectionSendLimits).where(eq(connectionSendLimits.connectionId, connection.id));
   if (!row) throw new Error(`connection_send_limits row of ${connection.id} vanished`);
   return row;
 }
@@ -157,7 +157,14 @@ async function claimTurn(
   now: number,
   leaseId: string,
 ): Promise<{ ok: true } | { ok: false; at: number }> {
-  const taken = await db
+  const taken = await claimQuery(db, connectionId, spacing, changes, now, leaseId);
+  if (taken.length > 0) return { ok: true };
+  return { ok: false, at: await turnDueAt(db, connectionId, spacing, now, leaseId) };
+}
+
+/** `claimTurn`'s atomic statement, not yet run (one row `{id}` when the turn was taken, else none). */
+function claimQuery(db: Db, connectionId: string, spacing: SQL, changes: Partial<typeof connectionSendLimits.$inferInsert>, now: number, leaseId: string) {
+  return db
     .update(connectionSendLimits)
     .set(changes)
     .where(
@@ -168,12 +175,15 @@ async function claimTurn(
       ),
     )
     .returning({ id: connectionSendLimits.connectionId });
-  if (taken.length > 0) return { ok: true };
+}
+
+/** When a turn refused at `now` may be tried again (ms UTC): the other lease's end or the spacing's, whichever is later. */
+async function turnDueAt(db: Db, connectionId: string, spacing: SQL, now: number, leaseId: string): Promise<number> {
   const [row] = await db
     .select({ at: sql<number>`MAX(CASE WHEN ${connectionSendLimits.leaseId} = ${leaseId} THEN 0 ELSE ${connectionSendLimits.leaseUntil} END, ${connectionSendLimits.lastSendAt} + ${spacing})` })
     .from(connectionSendLimits)
     .where(eq(connectionSendLimits.connectionId, connectionId));
-  return { ok: false, at: Math.max(now + 1, Math.ceil(row?.at ?? now + 1)) };
+  return Math.max(now + 1, Math.ceil(row?.at ?? now + 1));
 }
 
 /** Sends in flight at most per connection in window mode: a fifth of its throughput, at most this many. */
@@ -213,8 +223,36 @@ export async function takeWindowTurn(
   leaseId: string,
   window: number,
 ): Promise<{ ok: true } | { ok: false; at: number }> {
-  const spacing = sql`MAX(${gapMs}, 1000.0 / MAX(${connectionSendLimits.throughputMps} - ${window}, 1))`;
-  return claimTurn(db, connection.id, spacing, { leaseUntil: now + LEASE_MS, leaseId, lastSendAt: now, updatedAt: now }, now, leaseId);
+  return claimTurn(db, connection.id, windowSpacing(gapMs, window), { leaseUntil: now + LEASE_MS, leaseId, lastSendAt: now, updatedAt: now }, now, leaseId);
+}
+
+function windowSpacing(gapMs: number, window: number): SQL {
+  return sql`MAX(${gapMs}, 1000.0 / MAX(${connectionSendLimits.throughputMps} - ${window}, 1))`;
+}
+
+/**
+ * `takeWindowTurn` as a statement not yet run (one row `{id}` when taken, else none), so the
+ * caller's commit goes in the same D1 batch (one transaction, issue 10), guarded by
+ * `windowTurnHeld` with the same `now`. When it was refused, `windowTurnDueAt` answers when to try
+ * again.
+ */
+export function windowTurnQuery(db: Db, connection: Pick<ConnectionRow, "id">, gapMs: number, now: number, leaseId: string, window: number) {
+  return claimQuery(db, connection.id, windowSpacing(gapMs, window), { leaseUntil: now + LEASE_MS, leaseId, lastSendAt: now, updatedAt: now }, now, leaseId);
+}
+
+/**
+ * True (SQL) right after `windowTurnQuery(…, now, leaseId, …)` took the turn in the same batch:
+ * the connection's row holds lease `leaseId` with its last send at `now`. A refused claim leaves
+ * `lastSendAt` older than `now` (a turn taken earlier in the same ms is impossible: the spacing is
+ * at least 1 ms), so the guarded statement does nothing then.
+ */
+export function windowTurnHeld(connectionId: string, leaseId: string, now: number): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${connectionSendLimits} WHERE ${connectionSendLimits.connectionId} = ${connectionId} AND ${connectionSendLimits.leaseId} = ${leaseId} AND ${connectionSendLimits.lastSendAt} = ${now})`;
+}
+
+/** When a refused `windowTurnQuery` may be tried again (ms UTC). */
+export function windowTurnDueAt(db: Db, connection: Pick<ConnectionRow, "id">, gapMs: number, now: number, leaseId: string, window: number): Promise<number> {
+  return turnDueAt(db, connection.id, windowSpacing(gapMs, window), now, leaseId);
 }
 
 /** Ends the lease `leaseId`: the send was handed off at `at` (ms UTC), the next one counts from then. */
@@ -227,12 +265,28 @@ export async function releaseTurn(db: Db, connectionId: string, leaseId: string,
 
 /** ms UTC of the contact's last inbound message on the connection, or null. */
 export async function lastInboundAt(db: Db, companyId: string, contactId: string, connectionId: string): Promise<number | null> {
-  const row = await db.query.messages.findFirst({
-    where: and(eq(messages.contactId, contactId), eq(messages.companyId, companyId), eq(messages.connectionId, connectionId), eq(messages.direction, "in")),
-    orderBy: desc(messages.sentAt),
-    columns: { sentAt: true },
-  });
+  const [row] = await lastMessageQuery(db, companyId, contactId, connectionId, "in");
   return row?.sentAt ?? null;
+}
+
+/**
+ * The contact's last message on the connection in `direction` (`sentAt`, `updatedAt`; one row or
+ * none) as a plain select not yet run, for a caller's D1 batch (issue 10). `lastInboundAt` reads
+ * `sentAt` of the `in` one; `outboundAtOf` turns the `out` one into `lastOutboundAt`'s answer.
+ * The ids may be drizzle placeholders (SQL built once).
+ */
+export function lastMessageQuery(db: Db, companyId: string | Placeholder, contactId: string | Placeholder, connectionId: string | Placeholder, direction: "in" | "out") {
+  return db
+    .select({ sentAt: messages.sentAt, updatedAt: messages.updatedAt })
+    .from(messages)
+    .where(and(eq(messages.contactId, contactId), eq(messages.companyId, companyId), eq(messages.connectionId, connectionId), eq(messages.direction, direction)))
+    .orderBy(desc(messages.sentAt))
+    .limit(1);
+}
+
+/** `lastOutboundAt`'s answer from `lastMessageQuery`'s `out` row (the later of stored and last changed), or null. */
+export function outboundAtOf(row: { sentAt: number; updatedAt: number } | undefined): number | null {
+  return row ? Math.max(row.sentAt, row.updatedAt) : null;
 }
 
 /**
@@ -241,12 +295,8 @@ export async function lastInboundAt(db: Db, companyId: string, contactId: string
  * the store, so the pair gap is never counted from too early).
  */
 export async function lastOutboundAt(db: Db, companyId: string, contactId: string, connectionId: string): Promise<number | null> {
-  const row = await db.query.messages.findFirst({
-    where: and(eq(messages.contactId, contactId), eq(messages.companyId, companyId), eq(messages.connectionId, connectionId), eq(messages.direction, "out")),
-    orderBy: desc(messages.sentAt),
-    columns: { sentAt: true, updatedAt: true },
-  });
-  return row ? Math.max(row.sentAt, row.updatedAt) : null;
+  const [row] = await lastMessageQuery(db, companyId, contactId, connectionId, "out");
+  return outboundAtOf(row);
 }
 
 /** Unique users reached outside a service window on the connection by broadcasts since `since` (ms UTC). */

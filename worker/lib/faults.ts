@@ -113,20 +113,40 @@ export function injectedSendAnswer(): Extract<SendResult, { ok: false }> {
 export const FAULTS_TABLE = "CREATE TABLE IF NOT EXISTS faults (op TEXT PRIMARY KEY, n INTEGER NOT NULL)";
 
 /**
+ * The objects whose `faults` table holds no armed failure, by their SQL storage (issue 10: the
+ * hot paths no longer write to it on every alarm or send). Set when a take finds nothing armed,
+ * cleared by `armFault`; faults are armed only through the object that takes them (its RPC
+ * `armFaults`), so the mark is never stale. Kept per isolate; a new instance reads its table once.
+ */
+const nothingArmed = new WeakSet<SqlStorage>();
+
+/**
  * Arms `n` failures of `op` in this object's storage (replacing what was armed). Refused (false)
  * outside local/test, so a deployed object never stores one.
  */
 export function armFault(env: FaultEnv, sql: SqlStorage, op: FaultOp, n: number): boolean {
   if (!faultsEnabled(env)) return false;
+  nothingArmed.delete(sql);
   sql.exec("INSERT INTO faults (op, n) VALUES (?, ?) ON CONFLICT(op) DO UPDATE SET n = excluded.n", op, Math.max(0, Math.floor(n)));
   return true;
 }
 
-/** Consumes one armed failure of `op` from this object's storage; true when one was armed. */
+/**
+ * Consumes one armed failure of `op` from this object's storage; true when one was armed. Once
+ * the object's table holds none (of any op), answers false without touching storage until the
+ * next `armFault` on it.
+ */
 export function takeArmedFault(env: FaultEnv, sql: SqlStorage, op: FaultOp): boolean {
   if (!faultsEnabled(env)) return false;
-  const row = sql.exec<{ n: number }>("UPDATE faults SET n = n - 1 WHERE op = ? AND n > 0 RETURNING n", op).toArray()[0];
-  return row !== undefined;
+  if (nothingArmed.has(sql)) return false;
+  // A read first (no write when nothing is armed, the usual case), then the one consuming write.
+  const armed = sql.exec<{ op: string }>("SELECT op FROM faults WHERE n > 0").toArray();
+  if (armed.length === 0) {
+    nothingArmed.add(sql);
+    return false;
+  }
+  if (!armed.some((row) => row.op === op)) return false;
+  return sql.exec<{ n: number }>("UPDATE faults SET n = n - 1 WHERE op = ? AND n > 0 RETURNING n", op).toArray()[0] !== undefined;
 }
 
 /**

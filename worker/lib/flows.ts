@@ -179,18 +179,24 @@ export async function recordStats(db: Db, companyId: string, flowId: string, vis
   for (const nodeId of visited) counts.set(nodeId, { reached: (counts.get(nodeId)?.reached ?? 0) + 1, stopped: 0 });
   if (stoppedAt) counts.set(stoppedAt, { reached: counts.get(stoppedAt)?.reached ?? 0, stopped: 1 });
   if (!counts.size) return;
-  const statements = [...counts.entries()].map(([nodeId, c]) =>
-    db
-      .insert(flowStats)
-      .values({ companyId, flowId, nodeId, reached: c.reached, stopped: c.stopped, rotary: 0 })
-      .onConflictDoUpdate({
-        target: [flowStats.flowId, flowStats.nodeId],
-        set: { reached: sql`${flowStats.reached} + excluded.reached`, stopped: sql`${flowStats.stopped} + excluded.stopped` },
-      }),
-  );
-  const [first, ...rest] = statements;
-  if (first) await db.batch([first, ...rest]);
+  // A few statements in SQL written once, at most STATS_ROWS_PER_STATEMENT blocks each, in one
+  // round trip (issue 16/10: building an upsert per block with the query builder was a visible
+  // share of a broadcast's CPU per recipient).
+  const rows = [...counts.entries()];
+  const statements: D1PreparedStatement[] = [];
+  for (let at = 0; at < rows.length; at += STATS_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(at, at + STATS_ROWS_PER_STATEMENT);
+    const values = chunk.flatMap(([nodeId, c]) => [companyId, flowId, nodeId, c.reached, c.stopped]);
+    statements.push(db.$client.prepare(`${STATS_UPSERT_HEAD}${chunk.map(() => "(?, ?, ?, ?, ?, 0)").join(", ")}${STATS_UPSERT_TAIL}`).bind(...values));
+  }
+  if (statements.length === 1) await statements[0]!.run();
+  else await db.$client.batch(statements);
 }
+
+/** Blocks per stats statement: 5 bound values each, under D1's 100 bound parameters per statement. */
+const STATS_ROWS_PER_STATEMENT = 20;
+const STATS_UPSERT_HEAD = "INSERT INTO flow_stats (company_id, flow_id, node_id, reached, stopped, rotary) VALUES ";
+const STATS_UPSERT_TAIL = " ON CONFLICT (flow_id, node_id) DO UPDATE SET reached = flow_stats.reached + excluded.reached, stopped = flow_stats.stopped + excluded.stopped";
 
 /** The rotary counters of a flow's blocks (node id → contacts handed out). */
 export async function rotaryCounters(db: Db, companyId: string, flowId: string): Promise<Record<string, number>> {

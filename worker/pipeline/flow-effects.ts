@@ -15,7 +15,7 @@
  * (a redirect is an answer, never followed) cover the rest.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { companies, connections, contactTags, contacts, customEvents, customFields, flowStats, tags, tickets, type ConnectionRow } from "../../schema";
+import { companies, connections, contactTags, contacts, customEvents, customFields, flowStats, tags, tickets, type ConnectionRow, type ContactRow } from "../../schema";
 import type { Json } from "../../schema/columns";
 import type { CustomFieldType } from "../../schema/custom-fields";
 import type { FlowContext, FlowEffect, HttpRequest, HttpResult, UrlRefusal } from "../flows";
@@ -66,9 +66,47 @@ export type FollowUp = { kind: "http_result"; token: string; result: HttpResult 
  * connection): its channel's capabilities, so buttons and lists degrade to a numbered menu where
  * the channel lacks them (issue 15).
  */
-export async function buildContext(env: AppEnv, db: Db, companyId: string, contactId: string, flowId: string, now: number, connectionId?: string): Promise<FlowContext | null> {
+export async function buildContext(
+  env: AppEnv,
+  db: Db,
+  companyId: string,
+  contactId: string,
+  flowId: string,
+  now: number,
+  connectionId?: string,
+  /** What the caller read or wrote already in this turn (see `KnownContext`): those reads are left out. */
+  known?: KnownContext,
+): Promise<FlowContext | null> {
   // Every read in one D1 batch (issue 16: was about a dozen round trips before the first reply).
-  const [contactRows, fieldRows, stored, lastText, lastMedia, lastCampaign, tagRows, companyRows, rotaryRows, connectionRows] = await db.batch([
+  const queries = contextQueries(db, companyId, contactId, flowId, connectionId);
+  if (!known || known.contact.id !== contactId || known.contact.companyId !== companyId) return contextOf(env, db, await readContext(db, queries), now, connectionId);
+  const [, fieldsQuery, storedQuery, textQuery, mediaQuery, campaignQuery, tagsQuery, , rotaryQuery] = queries;
+  const contactRows = [known.contact];
+  const companyRows = [{ timezone: known.timezone }];
+  const connectionRows = connectionId ? [{ channel: known.channel }] : [];
+  if (known.created) {
+    // A contact inserted in this very turn has no stored values, campaign or tags yet.
+    const [fields, text, media, rotary] = await db.batch([fieldsQuery, textQuery, mediaQuery, rotaryQuery]);
+    return contextOf(env, db, [contactRows, fields, [], text, media, [], [], companyRows, rotary, connectionRows], now, connectionId);
+  }
+  const [fields, stored, text, media, campaign, tagRows, rotary] = await db.batch([fieldsQuery, storedQuery, textQuery, mediaQuery, campaignQuery, tagsQuery, rotaryQuery]);
+  return contextOf(env, db, [contactRows, fields, stored, text, media, campaign, tagRows, companyRows, rotary, connectionRows], now, connectionId);
+}
+
+/**
+ * What the inbound turn already holds for a flow's first context (issue 16): the contact as this
+ * turn read or inserted it, the company's time zone from the message's read batch, the connection's
+ * channel, and whether the turn inserted the contact (`created`: then it has no values, campaign or
+ * tags). Only valid before any effect of the turn has run (an effect may change the contact).
+ */
+export type KnownContext = { contact: ContactRow; timezone: string; channel: ConnectionRow["channel"]; created: boolean };
+
+/**
+ * The reads of `buildContext`, for a caller's own D1 batch (issue 10/16: a flow started on a
+ * ticket reads its context in the same round trip as the rest); `contextOf` reads the rows.
+ */
+export function contextQueries(db: Db, companyId: string, contactId: string, flowId: string, connectionId?: string) {
+  return [
     db.select().from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.companyId, companyId))).limit(1),
     ...contactValueQueries(db, companyId, contactId),
     lastCampaignQuery(db, companyId, contactId),
@@ -87,7 +125,18 @@ export async function buildContext(env: AppEnv, db: Db, companyId: string, conta
       .from(connections)
       .where(and(eq(connections.id, connectionId ?? ""), eq(connections.companyId, companyId)))
       .limit(1),
-  ]);
+  ] as const;
+}
+
+/** The rows `contextQueries` answered, in its order. */
+export type ContextRows = Awaited<ReturnType<typeof readContext>>;
+function readContext(db: Db, queries: ReturnType<typeof contextQueries>) {
+  return db.batch([...queries]);
+}
+
+/** The context of one step from `contextQueries`' rows (null when the contact no longer exists); as `buildContext`. */
+export async function contextOf(env: AppEnv, db: Db, rows: ContextRows, now: number, connectionId?: string): Promise<FlowContext | null> {
+  const [contactRows, fieldRows, stored, lastText, lastMedia, lastCampaign, tagRows, companyRows, rotaryRows, connectionRows] = rows;
   const contact = contactRows[0];
   if (!contact) return null;
   const values = await computeContactValues(env, db, contact, [fieldRows, stored, lastText, lastMedia, lastCampaign[0]?.name ?? null]);

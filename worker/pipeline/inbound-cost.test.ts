@@ -1,12 +1,16 @@
 /**
  * The inbound path's cost (issue 16): D1 round trips per stored message, counted by the test-only
  * wrapper (worker/lib/d1-count.ts) around every D1 binding handed to drizzle, from the webhook
- * route through the ContactSession, the TicketRoom and the CompanyHub.
+ * route through the ContactSession, the TicketRoom and the CompanyHub; and a flow started on a
+ * ticket (issue 10's broadcast recipient) up to its reply settled.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { startD1Count, stopD1Count } from "../lib/d1-count";
-import { cloudConnection, deliverOk, textWebhook, uniqueWaId, wamid } from "../test/channel-helpers";
-import { register } from "../test/helpers";
+import { contactSessionOf } from "../lib/realtime";
+import { cloudConnection, deliverOk, onlyTicket, textWebhook, uniqueWaId, until, wamid } from "../test/channel-helpers";
+import { flowDoc, publishedFlow } from "../test/flow-helpers";
+import { activeCompanyId, register } from "../test/helpers";
 
 describe("inbound cost", () => {
   it("a message to an open conversation costs at most three D1 round trips", async () => {
@@ -22,5 +26,43 @@ describe("inbound cost", () => {
     expect(answer.stored).toBe(1);
     console.log(`inbound: ${trips} D1 round trips\n  ${statements.join("\n  ")}`);
     expect(trips, statements.join("\n")).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("flow start cost", () => {
+  it("a flow started on a ticket it is handed (a broadcast's recipient) costs four D1 round trips up to its reply settled as sent", async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    const waId = uniqueWaId();
+    await deliverOk(textWebhook(connection.phoneNumberId, waId, wamid(), "oi"));
+    const ticket = await onlyTicket(owner.token);
+    const companyId = await activeCompanyId(owner.token);
+    const { flow } = await publishedFlow(owner.token, flowDoc([{ id: "hi", type: "text", data: { message: "Promoção de hoje" } }], [["start", "next", "hi"]]), "Promo");
+    const session = contactSessionOf(env, companyId, "whatsapp-cloud", waId);
+    // The replies sent, read past the counting wrapper (the raw binding is never wrapped).
+    const sent = async () =>
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE ticket_id = ? AND direction = 'out' AND status = 'sent'").bind(ticket.id).first<{ n: number }>())?.n ?? 0;
+    const start = () =>
+      session.startFlow({
+        companyId,
+        channel: "whatsapp-cloud",
+        externalId: waId,
+        connectionId: connection.id,
+        ticketId: ticket.id,
+        ticket: { id: ticket.id, companyId, contactId: ticket.contact.id },
+        flowId: flow.id,
+      });
+    // The first start compiles the published version (two reads, once per isolate and version).
+    expect((await start()).ok).toBe(true);
+    await until(sent, (n) => n === 1, "the first reply settled as sent");
+    startD1Count();
+    const started = await start();
+    await until(sent, (n) => n === 2, "the second reply settled as sent");
+    const { trips, statements } = stopD1Count();
+    expect(started.ok).toBe(true);
+    console.log(`flow start: ${trips} D1 round trips\n  ${statements.join("\n  ")}`);
+    // The start's reads with the run's context (1), the reply's insert (1), the step's stats (1) and
+    // the send's settlement (1); before issue 16's second pass: 16 (each read on its own).
+    expect(trips, statements.join("\n")).toBeLessThanOrEqual(4);
   });
 });

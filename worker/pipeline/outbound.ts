@@ -129,5 +129,5 @@ async function store(
     idempotencyKey,
     deletedAt: null,
   };
-  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, { externalId: target.recipientExternalId, phone: target.recipientPhone });
+  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, { externalId: target.recipientExternalId, phone: target.recipientPhone }, target.connection);
 }

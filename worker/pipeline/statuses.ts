@@ -83,11 +83,23 @@ export async function applyStatus(
 
 /** Removes and answers the orphan statuses of a provider id, oldest first. */
 export async function takeOrphanStatuses(db: Db, connectionId: string, externalId: string) {
-  const rows = await db
+  return presentOrphanStatuses(await takeOrphanStatusesQuery(db, connectionId, externalId));
+}
+
+/**
+ * The statement of `takeOrphanStatuses` (deletes and returns the rows), for a caller's D1 batch
+ * (issue 16: a settled send's writes and reads are one round trip); `presentOrphanStatuses` reads its rows.
+ */
+export function takeOrphanStatusesQuery(db: Db, connectionId: string, externalId: string) {
+  return db
     .delete(orphanStatuses)
     .where(and(eq(orphanStatuses.connectionId, connectionId), eq(orphanStatuses.externalId, externalId)))
     .returning();
-  return rows
+}
+
+/** The rows `takeOrphanStatusesQuery` returned, as status reports, oldest first. */
+export function presentOrphanStatuses(rows: (typeof orphanStatuses.$inferSelect)[]) {
+  return [...rows]
     .sort((a, b) => a.timestamp - b.timestamp)
     .map((r) => ({
       externalId: r.externalId,

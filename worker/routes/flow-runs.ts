@@ -110,7 +110,7 @@ export async function startFlowOnTicket(env: AppEnv, db: Db, ticket: Pick<Ticket
   const externalId = identity?.externalId ?? contact?.phone?.replace(/^\+/, "");
   if (!externalId) throw new AppError("conflict", "This contact cannot be reached on this connection.");
   const session = contactSessionOf(env, companyId, connection.channel, externalId);
-  const started = await session.startFlow({ companyId, channel: connection.channel, externalId, connectionId: connection.id, ticketId: ticket.id, flowId: flow.id });
+  const started = await session.startFlow({ companyId, channel: connection.channel, externalId, connectionId: connection.id, ticketId: ticket.id, ticket: { id: ticket.id, companyId, contactId: ticket.contactId }, flowId: flow.id });
   if (!started.ok) throw new AppError("conflict", "This flow has not been published yet.");
   return started.runId;
 }
