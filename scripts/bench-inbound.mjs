@@ -14,7 +14,8 @@
 // are printed as ratios to it.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
-// self time by module and function (scripts/lib.mjs summariseProfile).
+// self time by module and function (scripts/lib.mjs summariseProfile); BENCH_PROFILE_OUT=<dir>
+// keeps the raw profile (inbound.cpuprofile) and the bundle it refers to (index.js) there.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -152,6 +153,12 @@ try {
   const elapsed = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   const profile = stopProfile ? await stopProfile() : null;
+  // BENCH_PROFILE_OUT=<dir>: the raw profile and the bundle it refers to are kept there (for a call tree).
+  if (profile && process.env.BENCH_PROFILE_OUT) {
+    mkdirSync(process.env.BENCH_PROFILE_OUT, { recursive: true });
+    writeFileSync(join(process.env.BENCH_PROFILE_OUT, "inbound.cpuprofile"), JSON.stringify(profile));
+    writeFileSync(join(process.env.BENCH_PROFILE_OUT, "index.js"), readFileSync(bundle[0]));
+  }
   const concurrentStages = await traceOf(`concurrency ${CONCURRENCY}`);
   const latencies = [...startedAt.entries()].flatMap(([body, start]) => (pushedAt.has(body) ? [pushedAt.get(body) - start] : [])).sort((a, b) => a - b);
 

@@ -122,6 +122,15 @@ export class CompanyHub extends DurableObject<AppEnv> {
     return this.publishMany(bodies, audience);
   }
 
+  /**
+   * Publishes groups of events, each group to its own audience, with one call and in the order
+   * given (issue 16: a new ticket's first message, its list entry and the `ticket.waiting` alert
+   * for the online members cross into the hub once). Answers each group's seqs.
+   */
+  async publishGroups(groups: { bodies: HubEventBody[]; audience: Audience }[]): Promise<number[][]> {
+    return groups.map((group) => this.publishMany(group.bodies, group.audience));
+  }
+
   private publishMany(bodies: HubEventBody[], audience: Audience): number[] {
     const at = Date.now();
     const audienceText = JSON.stringify(audience);

@@ -43,7 +43,7 @@
  * repaired from storage when the object starts (platform-limits A3).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql as drizzleSql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, notExists, sql as drizzleSql } from "drizzle-orm";
 import {
   companies,
   flows,
@@ -65,11 +65,11 @@ import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
 import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, InboundReaction, InboundRevoke } from "../channels/types";
 import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
-import { getDb, isUniqueViolation, type Db } from "../lib/db";
+import { batchPrepared, getDb, isUniqueViolation, prepared, type Db } from "../lib/db";
 import { FAULTS_TABLE, armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { adjustContactCount, runBatch } from "../lib/contacts";
 import { companyDay, contactsAddedStatement, ticketOpenedStatement } from "../lib/dashboard";
-import { announceWaitingTicket, onlineMembersQuery } from "../lib/online-members";
+import { announceWaitingTicket, onlineMembersQuery, waitingTicketEvent } from "../lib/online-members";
 import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
@@ -200,6 +200,8 @@ type Prepared = { result: StepResult; flow: CompiledFlow };
 type Preloaded = {
   seen: { id: string; ticketId: string; createdAt: number } | undefined;
   known: { identity: ContactIdentityRow; contact: ContactRow } | undefined;
+  /** The company's contact with the message's phone, when `known` is empty (an imported contact). */
+  byPhone: ContactRow | undefined;
   open: TicketRow | undefined;
   optOutWords: { optOutWords: string[] | null; timezone: string } | undefined;
   /** The company's published flows: flow id → its published version (issue 16: no look-up per start). */
@@ -229,9 +231,105 @@ type Turn = {
   routed?: { connection: ConnectionRow; contact: ContactRow };
   /** The contact this turn inserted (it has no values, campaign or tags yet), if any. */
   createdContactId?: string;
+  /**
+   * The pending ticket inserted in the new contact's own batch (issue 16: one round trip for both),
+   * not yet handed out: the first `ticketFor` of the turn answers it as created.
+   */
+  insertedTicket?: TicketRow;
   /** An effect was performed in this turn (the contact may have changed since it was read). */
   effected?: boolean;
 };
+
+/** A placeholder standing for a string value of a prepared query (see `prepared` in worker/lib/db.ts). */
+const param = (name: string) => drizzleSql.placeholder(name) as unknown as string;
+
+/**
+ * The statements of `ContactSession.preload`, built once per drizzle instance. Placeholders:
+ * companyId, connectionId, channel, from (the sender's provider id), externalId (the message's);
+ * `byPhone` also phone (the message's, or null);
+ * `touch` also timestamp (the message's, ms UTC) and now (ms UTC).
+ */
+function preloadQueries(db: Db): ReturnType<typeof buildPreloadQueries> {
+  let built = preloadBuilt.get(db);
+  if (!built) {
+    built = buildPreloadQueries(db);
+    preloadBuilt.set(db, built);
+  }
+  return built;
+}
+
+/** `preloadQueries`' statements by drizzle instance. */
+const preloadBuilt = new WeakMap<Db, ReturnType<typeof buildPreloadQueries>>();
+
+/** Builds and prepares the statements of `preloadQueries` for `db`. */
+function buildPreloadQueries(db: Db) {
+  const bySender = and(eq(contactIdentities.companyId, param("companyId")), eq(contactIdentities.channel, param("channel") as ConnectionRow["channel"]), eq(contactIdentities.externalId, param("from")));
+  const senderContact = () => db.select({ id: contactIdentities.contactId }).from(contactIdentities).where(bySender);
+  const companyId = param("companyId");
+  // Single-table selects only: drizzle maps a batch's rows by column name, which a join repeats.
+  return {
+    seen: prepared(db, "preload.seen", () =>
+      db
+        .select({ id: messages.id, ticketId: messages.ticketId, createdAt: messages.createdAt })
+        .from(messages)
+        .where(and(eq(messages.connectionId, param("connectionId")), eq(messages.externalId, param("externalId"))))
+        .limit(1)
+        .prepare(),
+    ),
+    identity: prepared(db, "preload.identity", () => db.select().from(contactIdentities).where(bySender).limit(1).prepare()),
+    contact: prepared(db, "preload.contact", () =>
+      db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.companyId, companyId), inArray(contacts.id, senderContact())))
+        .limit(1)
+        .prepare(),
+    ),
+    // Only when no identity names a contact of the sender (`known` empty): a known contact's row is
+    // not read twice.
+    byPhone: prepared(db, "preload.by-phone", () =>
+      db
+        .select()
+        .from(contacts)
+        .where(
+          and(
+            eq(contacts.companyId, companyId),
+            eq(contacts.phone, param("phone")),
+            notExists(db.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.companyId, companyId), inArray(contacts.id, senderContact())))),
+          ),
+        )
+        .limit(1)
+        .prepare(),
+    ),
+    open: prepared(db, "preload.open", () =>
+      db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.companyId, companyId), inArray(tickets.contactId, senderContact()), eq(tickets.connectionId, param("connectionId")), inArray(tickets.status, ["pending", "open"])))
+        .orderBy(desc(tickets.createdAt))
+        .limit(1)
+        .prepare(),
+    ),
+    company: prepared(db, "preload.company", () => db.select({ optOutWords: companies.optOutWords, timezone: companies.timezone }).from(companies).where(eq(companies.id, companyId)).limit(1).prepare()),
+    published: prepared(db, "preload.published", () =>
+      db.select({ id: flows.id, publishedVersion: flows.publishedVersion }).from(flows).where(and(eq(flows.companyId, companyId), isNotNull(flows.publishedVersion))).prepare(),
+    ),
+    keywords: prepared(db, "preload.keywords", () => activeKeywordsQuery(db, companyId).prepare()),
+    hours: prepared(db, "preload.hours", () => hoursQuery(db, companyId).prepare()),
+    flows: prepared(db, "preload.flows", () =>
+      db.select().from(connectionFlows).where(and(eq(connectionFlows.connectionId, param("connectionId")), eq(connectionFlows.companyId, companyId))).limit(1).prepare(),
+    ),
+    subscriptions: prepared(db, "preload.subscriptions", () => subscriptionsQuery(db, companyId).prepare()),
+    online: prepared(db, "preload.online", () => onlineMembersQuery(db, companyId).prepare()),
+    touch: prepared(db, "preload.touch", () =>
+      db
+        .update(contacts)
+        .set({ lastMessageAt: drizzleSql`MAX(COALESCE(${contacts.lastMessageAt}, 0), ${drizzleSql.placeholder("timestamp")})`, updatedAt: drizzleSql`${drizzleSql.placeholder("now")}` })
+        .where(and(eq(contacts.companyId, companyId), inArray(contacts.id, senderContact())))
+        .prepare(),
+    ),
+  };
+}
 
 export class ContactSession extends DurableObject<AppEnv> {
   /**
@@ -509,47 +607,35 @@ export class ContactSession extends DurableObject<AppEnv> {
     return routed;
   }
 
-  /** The reads of routing `event`, and its contact's `last_message_at`, in one D1 batch (see `Preloaded`). */
+  /**
+   * The reads of routing `event`, and its contact's `last_message_at`, in one D1 batch (see
+   * `Preloaded`). Its statements are built once per isolate with placeholders (issue 16:
+   * drizzle built them again for every message, a tenth of the inbound path's CPU).
+   */
   private async preload(db: Db, connection: ConnectionRow, event: InboundMessage): Promise<Preloaded> {
-    const companyId = connection.companyId;
-    const bySender = and(eq(contactIdentities.companyId, companyId), eq(contactIdentities.channel, connection.channel), eq(contactIdentities.externalId, event.from));
-    const senderContact = () => db.select({ id: contactIdentities.contactId }).from(contactIdentities).where(bySender);
-    // Single-table selects only: drizzle maps a batch's rows by column name, which a join repeats.
-    const [seen, identities, senderContacts, open, company, publishedRows, keywordRows, hours, flowRow, subscriptions, onlineRows] = await db.batch([
-      db
-        .select({ id: messages.id, ticketId: messages.ticketId, createdAt: messages.createdAt })
-        .from(messages)
-        .where(and(eq(messages.connectionId, connection.id), eq(messages.externalId, event.externalId)))
-        .limit(1),
-      db.select().from(contactIdentities).where(bySender).limit(1),
-      db
-        .select()
-        .from(contacts)
-        .where(and(eq(contacts.companyId, companyId), inArray(contacts.id, senderContact())))
-        .limit(1),
-      db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.companyId, companyId), inArray(tickets.contactId, senderContact()), eq(tickets.connectionId, connection.id), inArray(tickets.status, ["pending", "open"])))
-        .orderBy(desc(tickets.createdAt))
-        .limit(1),
-      db.select({ optOutWords: companies.optOutWords, timezone: companies.timezone }).from(companies).where(eq(companies.id, companyId)).limit(1),
-      db.select({ id: flows.id, publishedVersion: flows.publishedVersion }).from(flows).where(and(eq(flows.companyId, companyId), isNotNull(flows.publishedVersion))),
-      activeKeywordsQuery(db, companyId),
-      hoursQuery(db, companyId),
-      db.select().from(connectionFlows).where(and(eq(connectionFlows.connectionId, connection.id), eq(connectionFlows.companyId, companyId))).limit(1),
-      subscriptionsQuery(db, companyId),
-      onlineMembersQuery(db, companyId),
+    const q = preloadQueries(db);
+    const values = { companyId: connection.companyId, connectionId: connection.id, channel: connection.channel, from: event.from, externalId: event.externalId };
+    const [seen, identities, senderContacts, phoneContacts, open, company, publishedRows, keywordRows, hours, flowRow, subscriptions, onlineRows] = await batchPrepared(db, [
+      [q.seen, values],
+      [q.identity, values],
+      [q.contact, values],
+      [q.byPhone, { ...values, phone: event.phone ?? null }],
+      [q.open, values],
+      [q.company, values],
+      [q.published, values],
+      [q.keywords, values],
+      [q.hours, values],
+      [q.flows, values],
+      [q.subscriptions, values],
+      [q.online, values],
       // The sender's contact (when its identity is known) had a message now: never moved backwards
       // by a redelivery or a late message.
-      db
-        .update(contacts)
-        .set({ lastMessageAt: drizzleSql`MAX(COALESCE(${contacts.lastMessageAt}, 0), ${event.timestamp})`, updatedAt: Date.now() })
-        .where(and(eq(contacts.companyId, companyId), inArray(contacts.id, senderContact()))),
+      [q.touch, { ...values, timestamp: event.timestamp, now: Date.now() }],
     ]);
     return {
       seen: seen[0],
       known: identities[0] && senderContacts[0] ? { identity: identities[0], contact: senderContacts[0] } : undefined,
+      byPhone: phoneContacts[0],
       open: open[0],
       optOutWords: company[0],
       published: new Map(publishedRows.flatMap((r) => (r.publishedVersion === null ? [] : [[r.id, r.publishedVersion] as const]))),
@@ -568,6 +654,8 @@ export class ContactSession extends DurableObject<AppEnv> {
   private async openTicket(db: Db, connection: ConnectionRow, contactId: string): Promise<TicketRow | undefined> {
     const turn = this.turn;
     if (turn && turn.openContactId === contactId) return turn.open;
+    // The new contact's ticket inserted with it is not open to routing until `ticketFor` hands it out.
+    if (turn?.insertedTicket && turn.insertedTicket.contactId === contactId) return undefined;
     return openTicketOf(db, connection, contactId);
   }
 
@@ -742,6 +830,10 @@ export class ContactSession extends DurableObject<AppEnv> {
         })
       : undefined;
     const room = roomOf(this.env, ticket.id);
+    // A new ticket's `ticket.waiting` alert for the online members goes to the hub with the room's
+    // publish of this message (issue 16: one hub call, not a third hop awaited in this turn).
+    const online = this.turn?.pre.online;
+    const waiting = created && online && online.length > 0 ? waitingTicketEvent(ticket, contact.name, online) : undefined;
     const appended = span(this.env, "session.room-append");
     const result = await room.append(
       {
@@ -774,7 +866,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       apiKeyId: null,
       },
       // `created`: the ticket was inserted by this turn, so the room need not look for earlier messages.
-      { fresh: this.turn?.fresh === true, newTicket: created },
+      { fresh: this.turn?.fresh === true, newTicket: created, ...(waiting ? { alsoPublish: waiting } : {}) },
     );
     appended();
     const after = span(this.env, "session.after-append");
@@ -785,7 +877,8 @@ export class ContactSession extends DurableObject<AppEnv> {
     // `ticket.updated`, no extra read and hop before the reply).
     const announced = span(this.env, "session.announce-waiting");
     // Only members who are online are alerted about a conversation waiting (issue 12 "Online status").
-    if (created) await announceWaitingTicket(this.env, db, connection.companyId, ticket, contact.name, this.turn?.pre.online);
+    // (The room publishes `waiting` only with a stored message: a duplicate's ticket is announced here.)
+    if (created && (!waiting || result.duplicate)) await announceWaitingTicket(this.env, db, connection.companyId, ticket, contact.name, online);
     announced();
     if (!result.duplicate) await this.applyPendingReaction(connection, ticket.id, result.message.id, event.externalId);
     // Outbound event subscriptions (worker/lib/event-subscriptions.ts); emitEvent never throws.
@@ -1344,7 +1437,8 @@ export class ContactSession extends DurableObject<AppEnv> {
       }
     }
     if (!contact && event.phone) {
-      contact = await db.query.contacts.findFirst({ where: and(eq(contacts.companyId, companyId), eq(contacts.phone, event.phone)) });
+      // The message's read batch looked the phone up when no identity named the sender (issue 16).
+      contact = pre && !identity ? pre.byPhone : await db.query.contacts.findFirst({ where: and(eq(contacts.companyId, companyId), eq(contacts.phone, event.phone)) });
     }
     // The identities the contact is not known by yet (the sender's id, and its user id).
     const add = [...new Set([event.from, event.userId])].filter((id): id is string => id !== undefined && id !== known?.externalId && !(id === event.from && identity));
@@ -1372,10 +1466,26 @@ export class ContactSession extends DurableObject<AppEnv> {
         const created = span(this.env, "session.new-contact");
         // The company's contact count moves in the same transaction (issue 4: a maintained count).
         // The dashboard's new-contacts counter too (issue 12), and its identities (issue 16: one round trip).
-        await runBatch(db, [db.insert(contacts).values(row), adjustContactCount(db, companyId, 1), await contactsAddedStatement(db, companyId, 1, at), ...identityRows(row.id)]);
+        // A customer's message from a new contact always opens a pending ticket (every routing step
+        // but a system event's stores it in one, and a new contact has none): it goes in the same
+        // batch (issue 16: one round trip, not two), handed out by the turn's first `ticketFor`.
+        const ticket = this.turn?.fresh && event.type !== "system" ? newTicketRow(connection, row.id, event, at) : undefined;
+        await runBatch(db, [
+          db.insert(contacts).values(row),
+          adjustContactCount(db, companyId, 1),
+          await contactsAddedStatement(db, companyId, 1, at),
+          ...identityRows(row.id),
+          ...(ticket ? await newTicketStatements(db, ticket) : []),
+        ]);
         contact = row;
         identitiesAdded = true;
-        if (this.turn) this.turn.createdContactId = row.id;
+        if (this.turn) {
+          this.turn.createdContactId = row.id;
+          // A new contact has no open ticket but the one just inserted (not handed out yet).
+          this.turn.openContactId = row.id;
+          this.turn.open = undefined;
+          if (ticket) this.turn.insertedTicket = ticket;
+        }
         // Inserted with this message's time as its last message: nothing to move after storing it.
         if (this.turn) this.turn.touchedContactId = row.id;
         created();
@@ -1405,30 +1515,18 @@ export class ContactSession extends DurableObject<AppEnv> {
   private async ticketFor(db: Db, connection: ConnectionRow, contact: ContactRow, event: InboundMessage): Promise<{ ticket: TicketRow; created: boolean }> {
     const existing = await this.openTicket(db, connection, contact.id);
     if (existing) return { ticket: existing, created: false };
-    const at = Date.now();
-    const ticket: TicketRow = {
-      id: newId(),
-      companyId: connection.companyId,
-      contactId: contact.id,
-      connectionId: connection.id,
-      status: "pending",
-      assignedMemberId: null,
-      servedByMemberId: null,
-      isGroup: event.isGroup ?? false,
-      unreadCount: 0,
-      lastMessageAt: event.timestamp,
-      lastMessagePreview: "",
-      closedAt: null,
-      referral: null,
-      outsideHoursAt: null,
-      origin: "customer",
-      firstResponseAt: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const inserted = this.turn?.insertedTicket;
+    if (inserted && inserted.contactId === contact.id && inserted.connectionId === connection.id) {
+      // Inserted with the new contact (see `upsertContact`): handed out once, as created by this turn.
+      this.turn!.insertedTicket = undefined;
+      this.turn!.openContactId = contact.id;
+      this.turn!.open = inserted;
+      return { ticket: inserted, created: true };
+    }
+    const ticket = newTicketRow(connection, contact.id, event, Date.now());
     // The customer's message opened it: a receptive attendance on the dashboard (issue 12), counted in the same batch.
     const opened = span(this.env, "session.new-ticket");
-    await runBatch(db, [db.insert(tickets).values(ticket), ticketOpenedStatement(db, connection.companyId, "customer", await companyDay(db, connection.companyId, at))]);
+    await runBatch(db, await newTicketStatements(db, ticket));
     opened();
     if (this.turn) {
       this.turn.openContactId = contact.id;
@@ -1459,6 +1557,35 @@ export class ContactSession extends DurableObject<AppEnv> {
       return { key: null, mime: media.mime, size: null, error: "download_failed" };
     }
   }
+}
+
+/** A new pending ticket of the contact `contactId` on `connection`, opened by `event` at `at` (ms UTC). */
+function newTicketRow(connection: ConnectionRow, contactId: string, event: InboundMessage, at: number): TicketRow {
+  return {
+    id: newId(),
+    companyId: connection.companyId,
+    contactId,
+    connectionId: connection.id,
+    status: "pending",
+    assignedMemberId: null,
+    servedByMemberId: null,
+    isGroup: event.isGroup ?? false,
+    unreadCount: 0,
+    lastMessageAt: event.timestamp,
+    lastMessagePreview: "",
+    closedAt: null,
+    referral: null,
+    outsideHoursAt: null,
+    origin: "customer",
+    firstResponseAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** The statements inserting a new pending ticket: the row and its receptive attendance on the dashboard (issue 12). */
+async function newTicketStatements(db: Db, ticket: TicketRow) {
+  return [db.insert(tickets).values(ticket), ticketOpenedStatement(db, ticket.companyId, "customer", await companyDay(db, ticket.companyId, ticket.createdAt))];
 }
 
 /**

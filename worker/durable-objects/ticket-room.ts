@@ -33,7 +33,7 @@
  * ticket wait behind it, so their order holds.
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { connections, messages, tickets, type ConnectionRow, type MessageReaction, type MessageRow } from "../../schema";
 import type { HubEventBody, MessageAnswer, RoomEvent, TicketAnswer } from "../../schema/realtime";
 import type { Audience } from "./company-hub";
@@ -54,7 +54,7 @@ import {
 import { adapterFor } from "../channels";
 import type { OutboundMessage, SendResult } from "../channels/types";
 import { FAULTS_TABLE, armFault, injectedSendAnswer, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
-import { getDb } from "../lib/db";
+import { batchPrepared, getDb, prepared, type Db } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
 import { loadTicketAnswers, presentMessages, presentTicketBatch, previewOf, ticketAnswerQueries } from "../lib/tickets";
@@ -68,6 +68,9 @@ import { span } from "../lib/bench-trace";
 export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> & { id?: string };
 
 export type AppendResult = { message: MessageAnswer; duplicate: boolean };
+
+/** Hub events for one audience (CompanyHub.publishGroups). */
+export type HubGroup = { bodies: HubEventBody[]; audience: Audience };
 
 /**
  * The provider's transient answers one send may get before it fails for good: 8, about two minutes
@@ -183,6 +186,70 @@ export type MessageChange =
   | { kind: "edit"; body: string; at: number }
   | { kind: "revoke"; at: number };
 
+/** The columns of `messages`, by property name (for the prepared insert of `appendQueries`). */
+const messageColumns = getTableColumns(messages);
+
+/**
+ * The insert's placeholder values for `row`: each column's driver value, encoded as drizzle encodes
+ * an insert's values (JSON and booleans; null stays NULL).
+ */
+function insertValues(row: MessageRow): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    const column = messageColumns[key as keyof typeof messageColumns];
+    if (!column || value === undefined) continue;
+    values[key] = value === null ? null : column.mapToDriverValue(value);
+  }
+  return values;
+}
+
+/**
+ * The statements of one append's D1 batch (`appendNow`), built and prepared once per drizzle
+ * instance and shape (issue 16: drizzle built the 30-column insert, the list entry's update and the
+ * ticket's four reads again for every message, the largest part of its CPU on the inbound path).
+ * Placeholders: the row's columns (insert); sentAt, preview, at, ticketId, companyId, messageId
+ * (update); ticketId, companyId (the reads).
+ */
+function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolean) {
+  const keys = Object.keys(row).filter((k) => k in messageColumns && row[k as keyof MessageRow] !== undefined);
+  const p = (name: string) => sql`${sql.placeholder(name)}`;
+  const ticketId = sql.placeholder("ticketId") as unknown as string;
+  const companyId = sql.placeholder("companyId") as unknown as string;
+  const reads = () => ticketAnswerQueries(db, companyId, ticketId);
+  return {
+    // Values as SQL placeholders: passed as `insertValues` encoded them (drizzle's own encoding of a
+    // placeholder would store a JSON null as the text 'null').
+    insert: prepared(db, `append.insert:${keys.join(",")}`, () =>
+      db
+        .insert(messages)
+        .values(Object.fromEntries(keys.map((k) => [k, p(k)])) as unknown as MessageRow)
+        .onConflictDoNothing()
+        .returning({ id: messages.id })
+        .prepare(),
+    ),
+    update: prepared(db, `append.update:${visible}:${unread}`, () =>
+      db
+        .update(tickets)
+        .set({
+          ...(visible
+            ? {
+                lastMessageAt: sql`MAX(${tickets.lastMessageAt}, ${sql.placeholder("sentAt")})`,
+                lastMessagePreview: sql`CASE WHEN ${tickets.lastMessageAt} <= ${sql.placeholder("sentAt")} THEN ${sql.placeholder("preview")} ELSE ${tickets.lastMessagePreview} END`,
+              }
+            : {}),
+          ...(unread ? { unreadCount: sql`${tickets.unreadCount} + 1` } : {}),
+          updatedAt: p("at"),
+        })
+        .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${sql.placeholder("messageId")})`))
+        .prepare(),
+    ),
+    ticket: prepared(db, "append.ticket", () => reads()[0].prepare()),
+    contact: prepared(db, "append.contact", () => reads()[1].prepare()),
+    connection: prepared(db, "append.connection", () => reads()[2].prepare()),
+    assignee: prepared(db, "append.assignee", () => reads()[3].prepare()),
+  };
+}
+
 /**
  * A viewer of the room, set by the worker after authentication: the member, the session the socket
  * was opened with (issue 8 §3), and the ticket and company.
@@ -285,19 +352,19 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * (issue 16: the insert, the ticket's list entry and its read-back are one D1 batch). `newTicket`:
    * the caller has just created this ticket (its first message: no D1 look-up of earlier seqs).
    */
-  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean } = {}): Promise<AppendResult> {
+  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup } = {}): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
     const run = this.appends.then(() => {
       waited();
-      return this.appendNow(input, options.fresh === true, options.newTicket === true);
+      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish);
     });
     this.appends = run.catch(() => undefined);
     return run;
   }
 
-  private async appendNow(input: AppendInput, fresh = false, newTicket = false): Promise<AppendResult> {
+  private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup): Promise<AppendResult> {
     const db = getDb(this.env.DB);
     // No look-up before the insert when the insert's own unique index catches a duplicate: the
     // caller found no message with this provider id (`fresh`), or the message has no provider id
@@ -314,22 +381,14 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // One round trip (issue 16): the insert, the ticket's list entry (only when the insert happened:
     // a duplicate moves nothing) and the ticket as the lists show it.
     const batched = span(this.env, "room.batch");
-    const [inserted, , ...ticketRows] = await db.batch([
-      db.insert(messages).values(row).onConflictDoNothing().returning(),
-      db
-        .update(tickets)
-        .set({
-          ...(visible
-            ? {
-                lastMessageAt: sql`MAX(${tickets.lastMessageAt}, ${row.sentAt})`,
-                lastMessagePreview: sql`CASE WHEN ${tickets.lastMessageAt} <= ${row.sentAt} THEN ${previewOf(row)} ELSE ${tickets.lastMessagePreview} END`,
-              }
-            : {}),
-          ...(unread ? { unreadCount: sql`${tickets.unreadCount} + 1` } : {}),
-          updatedAt: at,
-        })
-        .where(and(eq(tickets.id, input.ticketId), eq(tickets.companyId, input.companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${row.id})`)),
-      ...ticketAnswerQueries(db, input.companyId, input.ticketId),
+    const q = appendQueries(db, row, visible, unread);
+    const [inserted, , ...ticketRows] = await batchPrepared(db, [
+      [q.insert, insertValues(row)],
+      [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }],
+      [q.ticket, { ticketId: input.ticketId, companyId: input.companyId }],
+      [q.contact, { ticketId: input.ticketId, companyId: input.companyId }],
+      [q.connection, { ticketId: input.ticketId, companyId: input.companyId }],
+      [q.assignee, { ticketId: input.ticketId, companyId: input.companyId }],
     ]);
     batched();
     if (!inserted[0]) {
@@ -348,7 +407,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     presented();
     // The list entry read in the batch, unless the first response changed the ticket since.
     const ticketAnswer = firstResponse ? undefined : presentTicketBatch(ticketRows);
-    await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer);
+    await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer, alsoPublish);
     return { message: message!, duplicate: false };
   }
 
@@ -649,7 +708,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const db = getDb(this.env.DB);
     const [ticket] = await loadTicketAnswers(db, companyId, [ticketId]);
     if (ticket) {
-      await this.toHub(companyId, [{ type: "ticket.updated", ticket }], { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } }, true);
+      await this.toHub(companyId, [{ bodies: [{ type: "ticket.updated", ticket }], audience: { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } } }], true);
     }
   }
 
@@ -731,26 +790,44 @@ export class TicketRoom extends DurableObject<AppEnv> {
     await adapterFor(this.env, connection).presence(connection, { externalId: identity.externalId }, state, lastIn?.externalId ?? undefined);
   }
 
-  /** `preloaded`: the ticket's answer when the caller read it already (null: no such ticket). */
-  private async fanOut(companyId: string, ticketId: string, event: { type: "message.created" | "message.updated"; message: MessageAnswer }, preloaded?: TicketAnswer | null): Promise<void> {
+  /**
+   * `preloaded`: the ticket's answer when the caller read it already (null: no such ticket).
+   * `alsoPublish`: events for another audience that go to the hub in the same call, after these.
+   */
+  private async fanOut(
+    companyId: string,
+    ticketId: string,
+    event: { type: "message.created" | "message.updated"; message: MessageAnswer },
+    preloaded?: TicketAnswer | null,
+    alsoPublish?: HubGroup,
+  ): Promise<void> {
     this.broadcast(event);
     const db = getDb(this.env.DB);
     const ticket = preloaded !== undefined ? preloaded : (await loadTicketAnswers(db, companyId, [ticketId]))[0];
-    if (!ticket) return;
+    if (!ticket) {
+      if (alsoPublish) await this.toHub(companyId, [alsoPublish], false);
+      return;
+    }
     const audience = { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } };
     // One hop for both (issue 16): the message and its ticket's list entry. A new message's reaches
     // the hub after the append answered (the webhook's 200 waits for two hops, not three); it is
     // already stored, and the hub's events keep this room's order.
-    await this.toHub(companyId, [{ type: event.type, ticketId, message: event.message }, { type: "ticket.updated", ticket }], audience, event.type === "message.updated");
+    const groups: HubGroup[] = [{ bodies: [{ type: event.type, ticketId, message: event.message }, { type: "ticket.updated", ticket }], audience }];
+    if (alsoPublish) groups.push(alsoPublish);
+    await this.toHub(companyId, groups, event.type === "message.updated");
   }
 
   /**
-   * Publishes `bodies` to the company's hub after every earlier publish of this room (their order
-   * holds). `wait`: resolves once published; otherwise the publish finishes in the background
+   * Publishes each group's events to its audience on the company's hub, in one call, after every
+   * earlier publish of this room (their order holds). `wait`: resolves once published; otherwise the publish finishes in the background
    * (waitUntil) and a failure is logged, never thrown.
    */
-  private toHub(companyId: string, bodies: HubEventBody[], audience: Audience, wait: boolean): Promise<void> {
-    const run = this.hubPublishes.then(() => hubOf(this.env, companyId).publishEvents(bodies, audience));
+  private toHub(companyId: string, groups: HubGroup[], wait: boolean): Promise<void> {
+    const hub = hubOf(this.env, companyId);
+    const run = this.hubPublishes.then(async (): Promise<void> => {
+      if (groups.length === 1) await hub.publishEvents(groups[0]!.bodies, groups[0]!.audience);
+      else await hub.publishGroups(groups);
+    });
     this.hubPublishes = run.catch((error: unknown) => console.error("[ticket-room] hub publish failed", error));
     if (wait) return run.then(() => undefined);
     this.ctx.waitUntil(this.hubPublishes);

@@ -70,12 +70,19 @@ export async function existingFlowIds(db: Db, companyId: string, ids: string[]):
 /**
  * A published version of a builder of the company, compiled; `version` null means the newest.
  * Null when the flow does not exist, was never published, or the version does not compile.
+ * `flow`: the flow's row, read only when `version` is null (undefined otherwise).
  */
 export async function loadVersion(db: Db, companyId: string, flowId: string, version: number | null): Promise<{ flow: FlowRow | undefined; version: number; compiled: CompiledFlow } | null> {
-  const row = await db.query.flows.findFirst({ where: and(eq(flows.id, flowId), eq(flows.companyId, companyId)) });
+  // A known version reads only its own row (issue 16: the flow's row was read for nothing; `flow` is
+  // then undefined, which no caller of a known version uses).
+  const row = version === null ? await db.query.flows.findFirst({ where: and(eq(flows.id, flowId), eq(flows.companyId, companyId)) }) : undefined;
   const wanted = version ?? row?.publishedVersion ?? null;
   if (wanted === null) return null;
-  const stored = await db.query.flowVersions.findFirst({ where: and(eq(flowVersions.flowId, flowId), eq(flowVersions.companyId, companyId), eq(flowVersions.version, wanted)) });
+  const [stored] = await db
+    .select({ document: flowVersions.document })
+    .from(flowVersions)
+    .where(and(eq(flowVersions.flowId, flowId), eq(flowVersions.companyId, companyId), eq(flowVersions.version, wanted)))
+    .limit(1);
   if (!stored) return null;
   const compiled = compileFlow(JSON.parse(stored.document));
   return compiled.ok ? { flow: row, version: wanted, compiled: compiled.flow } : null;

@@ -29,6 +29,17 @@ export function onlineMembersQuery(db: Db, companyId: string) {
 }
 
 /**
+ * The `ticket.waiting` hub event of `announceWaitingTicket` and its audience (the `online` members
+ * who may take the ticket), for a caller that publishes it with other events in one hub call.
+ */
+export function waitingTicketEvent(ticket: { id: string; isGroup: boolean }, contactName: string, online: string[]) {
+  return {
+    bodies: [{ type: "ticket.waiting" as const, ticketId: ticket.id, contactName }],
+    audience: { members: online, ticket: { status: "pending", assignedMemberId: null, isGroup: ticket.isGroup } },
+  };
+}
+
+/**
  * Alerts the online members who may take it that a new pending ticket waits (`ticket.waiting` on the
  * hub). Nothing is published when nobody is online. Never throws: an alert is not worth failing the
  * inbound message for.
@@ -45,10 +56,8 @@ export async function announceWaitingTicket(
   try {
     const online = preloaded ?? (await onlineMemberIds(db, companyId));
     if (!online.length) return;
-    await hubOf(env, companyId).publish(
-      { type: "ticket.waiting", ticketId: ticket.id, contactName },
-      { members: online, ticket: { status: "pending", assignedMemberId: null, isGroup: ticket.isGroup } },
-    );
+    const waiting = waitingTicketEvent(ticket, contactName, online);
+    await hubOf(env, companyId).publish(waiting.bodies[0]!, waiting.audience);
   } catch (error) {
     console.error("[online-members] could not announce a waiting ticket", error);
   }

@@ -27,6 +27,30 @@ describe("inbound cost", () => {
     console.log(`inbound: ${trips} D1 round trips\n  ${statements.join("\n  ")}`);
     expect(trips, statements.join("\n")).toBeLessThanOrEqual(3);
   });
+
+  it("a new contact's first message costs at most four D1 round trips: its contact and its ticket are one batch", async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    // A first message of another contact: the company's settings and the isolate's statements are warm.
+    await deliverOk(textWebhook(connection.phoneNumberId, uniqueWaId(), wamid(), "oi"));
+    const waId = uniqueWaId();
+    startD1Count();
+    const answer = await deliverOk(textWebhook(connection.phoneNumberId, waId, wamid(), "primeira mensagem"));
+    const { trips, statements } = stopD1Count();
+    expect(answer.stored).toBe(1);
+    console.log(`new contact: ${trips} D1 round trips\n  ${statements.join("\n  ")}`);
+    // The connection (1), the read batch with the phone look-up (1), the contact with its identity,
+    // counters and pending ticket (1), the room's batch (1). Before (2026-11-24 09:45): the phone
+    // looked up on its own, the new contact's open tickets looked up in D1, the ticket its own batch.
+    expect(trips, statements.join("\n")).toBeLessThanOrEqual(4);
+    // One pending ticket, holding the message (read past the counting wrapper).
+    const rows = await env.DB.prepare(
+      "SELECT t.status AS status, (SELECT COUNT(*) FROM messages m WHERE m.ticket_id = t.id) AS n FROM tickets t JOIN contact_identities i ON i.contact_id = t.contact_id AND i.company_id = t.company_id WHERE i.external_id = ?",
+    )
+      .bind(waId)
+      .all<{ status: string; n: number }>();
+    expect(rows.results).toEqual([{ status: "pending", n: 1 }]);
+  });
 });
 
 describe("flow start cost", () => {

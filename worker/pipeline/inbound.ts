@@ -10,11 +10,11 @@
  * the time of receipt is clamped to the time of receipt (issue 8 §6), so a wrong clock cannot pin a
  * message at the bottom of a conversation; the order stays (time, then arrival).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { connections, type ConnectionRow } from "../../schema";
 import type { AppEnv } from "../env";
 import type { ContactEvent, InboundEvent, RoutedEvents } from "../channels/types";
-import { getDb, type Db } from "../lib/db";
+import { getDb, prepared, type Db } from "../lib/db";
 import { contactSessionOf, roomOf } from "../lib/realtime";
 import { setConnectionStatus } from "../lib/connections";
 import { keepRejected } from "../lib/rejected-events";
@@ -45,13 +45,23 @@ function clamped<E extends InboundEvent>(event: E, receivedAt: number): E {
   }
 }
 
-/** Finds the connection an event batch belongs to (by Cloud API phone_number_id or by id). */
+/**
+ * Finds the connection an event batch belongs to (by Cloud API phone_number_id or by id). One
+ * plain select prepared once per isolate (issue 16: was drizzle's relational `findFirst`, built
+ * again for every webhook).
+ */
 export async function routeConnection(db: Db, route: RoutedEvents["route"], channel: ConnectionRow["channel"]): Promise<ConnectionRow | undefined> {
   if (!route.value) return undefined;
-  if (route.by === "phoneNumberId") {
-    return db.query.connections.findFirst({ where: and(eq(connections.phoneNumberId, route.value), eq(connections.channel, channel)) });
-  }
-  return db.query.connections.findFirst({ where: and(eq(connections.id, route.value), eq(connections.channel, channel)) });
+  const column = route.by === "phoneNumberId" ? connections.phoneNumberId : connections.id;
+  const query = prepared(db, `route-connection.${route.by === "phoneNumberId" ? "phone" : "id"}`, () =>
+    db
+      .select()
+      .from(connections)
+      .where(and(eq(column, sql.placeholder("value")), eq(connections.channel, sql.placeholder("channel"))))
+      .limit(1)
+      .prepare(),
+  );
+  return (await query.execute({ value: route.value, channel }))[0];
 }
 
 const emptySummary = (): IngestSummary => ({ stored: 0, duplicates: 0, statuses: 0, ignored: 0, rejected: 0 });
