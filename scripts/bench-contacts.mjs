@@ -144,8 +144,8 @@ const stopServer = async () => {
 };
 const t0 = performance.now();
 try {
-  await quiet("wrangler", ["deploy", "--dry-run", "--outdir", build]);
-  await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
+  await quiet("wrangler", ["deploy", "--dry-run", "--config", config, "--outdir", build]);
+  await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", config, "--persist-to", state], { env: wranglerEnv });
   server = startWrangler(port, serverArgs);
   await waitFor(`${base}/api/health`);
   const reg = await fetch(`${base}/api/register`, {

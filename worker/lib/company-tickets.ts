@@ -101,8 +101,3 @@ export async function companyTicketOf(
 export async function announceTicket(env: AppEnv, companyId: string, ticketId: string): Promise<void> {
   await roomOf(env, ticketId).ticketChanged(companyId, ticketId);
 }
-
-/** The same, by the ticket's row only where the caller needs just its id. */
-export async function companyTicketIdFor(env: AppEnv, db: Db, connection: ConnectionRow, contactId: string): Promise<string> {
-  return (await companyTicketFor(env, db, connection, contactId)).id;
-}
