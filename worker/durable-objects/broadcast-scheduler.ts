@@ -49,14 +49,13 @@
  * switch, local and test only).
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, fillPlaceholders, getTableColumns, gt, inArray, like, sql, type Table } from "drizzle-orm";
+import { and, eq, gt, inArray, like, sql } from "drizzle-orm";
 import {
   broadcastRecipients,
   broadcasts,
   connectionTemplates,
   connections,
   contactFieldValues,
-  contactIdentities,
   contacts,
   messages,
   tickets,
@@ -87,7 +86,7 @@ import {
   windowTurnHeld,
   windowTurnQuery,
 } from "../lib/broadcasts-limits";
-import { getDb, type Db } from "../lib/db";
+import { batchPrepared, getDb, prepared, type Db } from "../lib/db";
 import { FAULTS_TABLE, armFault, maybeFailHere, type FaultOp } from "../lib/faults";
 import { identitiesQuery, pickReachable } from "../lib/identities";
 import { newId } from "../lib/ids";
@@ -525,22 +524,22 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
    */
   private async readRecipient(db: Db, row: BroadcastRow, connection: ConnectionRow, contactId: string): Promise<RecipientReads> {
     const values = { companyId: row.companyId, contactId, connectionId: connection.id, channel: connection.channel };
-    const [contactRows, identityRows, inRows, outRows, openRows] = await this.env.DB.batch<Record<string, unknown>>(
-      recipientReadsSql(db).map((q) => this.env.DB.prepare(q.sql).bind(...fillPlaceholders(q.params, values))),
-    );
-    const rawContact = contactRows?.results[0];
-    const contact = rawContact ? asContact(rawContact) : undefined;
-    const identities = (identityRows?.results ?? []).map(asIdentity);
-    const lastIn = inRows?.results[0] as { sent_at: number } | undefined;
-    const lastOut = outRows?.results[0] as { sent_at: number; updated_at: number } | undefined;
-    const rawOpen = openRows?.results[0];
+    const reads = recipientReads(db);
+    const [contactRows, identities, inRows, outRows, openRows] = await batchPrepared(db, [
+      [reads.contact, values],
+      [reads.identities, values],
+      [reads.lastIn, values],
+      [reads.lastOut, values],
+      [reads.open, values],
+    ] as const);
+    const contact = contactRows[0];
     const externalId = pickReachable(identities)?.externalId ?? (connection.channel !== "instagram" ? contact?.phone?.replace(/^\+/, "") : undefined);
     return {
       contact,
       externalId,
-      lastIn: lastIn?.sent_at ?? null,
-      lastOut: outboundAtOf(lastOut ? { sentAt: lastOut.sent_at, updatedAt: lastOut.updated_at } : undefined),
-      open: rawOpen ? asTicket(rawOpen) : null,
+      lastIn: inRows[0]?.sentAt ?? null,
+      lastOut: outboundAtOf(outRows[0]),
+      open: openRows[0] ?? null,
     };
   }
 
@@ -900,50 +899,30 @@ export class BroadcastScheduler extends DurableObject<AppEnv> {
 
 /**
  * `readRecipient`'s five selects (the contact, its identities on the channel, its last inbound and
- * outbound message on the connection, its open ticket there) as SQL with named placeholders
- * (`companyId`, `contactId`, `connectionId`, `channel`), built by drizzle from the same query
- * helpers ONCE per isolate (issue 10: building them was a large part of each recipient's CPU);
- * run through the D1 binding's batch with `fillPlaceholders`.
+ * outbound message on the connection, its open ticket there) with named placeholders (`companyId`,
+ * `contactId`, `connectionId`, `channel`), built from the same query helpers and prepared once per
+ * drizzle instance (`prepared` in worker/lib/db.ts; issue 10: building them was a large part of
+ * each recipient's CPU).
  */
-let recipientReads: { sql: string; params: unknown[] }[] | null = null;
-function recipientReadsSql(db: Db): { sql: string; params: unknown[] }[] {
-  if (recipientReads) return recipientReads;
+function recipientReads(db: Db) {
   const companyId = sql.placeholder("companyId");
   const contactId = sql.placeholder("contactId");
   const connectionId = sql.placeholder("connectionId");
-  recipientReads = [
-    db
-      .select()
-      .from(contacts)
-      .where(and(eq(contacts.id, contactId), eq(contacts.companyId, companyId)))
-      .limit(1)
-      .toSQL(),
-    identitiesQuery(db, companyId, contactId, sql.placeholder("channel")).toSQL(),
-    lastMessageQuery(db, companyId, contactId, connectionId, "in").toSQL(),
-    lastMessageQuery(db, companyId, contactId, connectionId, "out").toSQL(),
-    openCompanyTicketQuery(db, { id: connectionId, companyId }, contactId).toSQL(),
-  ];
-  return recipientReads;
-}
-
-/**
- * Maps a raw D1 row of `select()` from `table` (keyed by column name) to the table's row type,
- * each value through its column's own decoding (JSON, booleans), as drizzle does.
- */
-function rowReader<T extends Table>(table: T): (raw: Record<string, unknown>) => T["$inferSelect"] {
-  const columns = Object.entries(getTableColumns(table));
-  return (raw) => {
-    const out: Record<string, unknown> = {};
-    for (const [key, column] of columns) {
-      const value = raw[column.name];
-      out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-    }
-    return out as T["$inferSelect"];
+  return {
+    contact: prepared(db, "broadcast.contact", () =>
+      db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.id, contactId), eq(contacts.companyId, companyId)))
+        .limit(1)
+        .prepare(),
+    ),
+    identities: prepared(db, "broadcast.identities", () => identitiesQuery(db, companyId, contactId, sql.placeholder("channel")).prepare()),
+    lastIn: prepared(db, "broadcast.last-in", () => lastMessageQuery(db, companyId, contactId, connectionId, "in").prepare()),
+    lastOut: prepared(db, "broadcast.last-out", () => lastMessageQuery(db, companyId, contactId, connectionId, "out").prepare()),
+    open: prepared(db, "broadcast.open", () => openCompanyTicketQuery(db, { id: connectionId, companyId }, contactId).prepare()),
   };
 }
-const asContact = rowReader(contacts);
-const asIdentity = rowReader(contactIdentities);
-const asTicket = rowReader(tickets);
 
 /** The recipient row of `contactId` while it is in one of `statuses`. */
 function pendingRow(broadcastId: string, contactId: string, statuses: ("pending" | "sending")[]) {
