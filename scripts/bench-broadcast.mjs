@@ -22,10 +22,10 @@
 // every 30 s. The build and the wrangler.toml it runs with are snapshotted at the start (the
 // working tree may change during a long run).
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, must, root, startCpuProfile, startWrangler, summariseProfile, waitFor, wranglerEnv } from "./lib.mjs";
+import { configWithoutAssets, freePort, must, root, startCpuProfile, startWrangler, summariseProfile, waitFor, wranglerEnv } from "./lib.mjs";
 import { startMetaStandIn } from "../standins/meta-graph.ts";
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -119,9 +119,7 @@ const inspectorPort = PROFILE ? await freePort() : 0;
 // The configuration as it is now, next to the original (its relative paths still resolve).
 // The web app's assets are left out (an empty folder): a rebuild of dist/web by another run would
 // make wrangler dev reload this server mid-benchmark.
-const config = join(root, `.bench-broadcast-${process.pid}.toml`);
-mkdirSync(join(state, "assets"));
-writeFileSync(config, readFileSync(join(root, "wrangler.toml"), "utf8").replace(/^directory = "dist\/web"$/m, `directory = ${JSON.stringify(join(state, "assets"))}`));
+const config = configWithoutAssets(join(root, "wrangler.toml"), state, "broadcast");
 const serverArgs = [
   join(build, "index.js"), "--no-bundle", "--config", config, "--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error",
   "--var", `PUBLIC_URL:${base}`, "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`, "--var", "ENVIRONMENT:local", "--var", `BROADCAST_DELAY_SCALE:${SCALE}`, "--var", "BENCH_ENDPOINTS:on",

@@ -15,10 +15,10 @@
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { bundleWorker, freePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, waitFor, wranglerEnv } from "./lib.mjs";
+import { join } from "node:path";
+import { bundleWorker, configWithoutAssets, freePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -51,22 +51,13 @@ const base = `http://127.0.0.1:${port}`;
 let server;
 let config;
 const inspectorPort = PROFILE ? await freePort() : 0;
-const traceOf = async (label) => {
-  if (!TRACE) return "";
-  const { spans } = await (await fetch(`${base}/api/dev/bench/trace?reset=1`)).json();
-  const rows = Object.entries(spans).map(([name, t]) => `    ${name.padEnd(34)} n ${String(t.n).padStart(5)}  mean ${t.meanMs.toFixed(2).padStart(8)} ms  max ${String(t.maxMs).padStart(6)} ms`);
-  return `\n  stages (${label}):\n${rows.join("\n")}`;
-};
+const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
   const bundle = await bundleWorker(join(state, "build"));
-  // The configuration served is a copy without the web app's assets (an empty folder), as in
-  // bench-broadcast.mjs: `wrangler dev` reloads when another job rebuilds dist/web, and a reload
-  // mid-benchmark holds requests for seconds. The copy sits next to the original so its relative
-  // paths still resolve; it is removed at the end.
-  config = join(dirname(bundle[3]), `.bench-flows-${process.pid}.toml`);
-  mkdirSync(join(state, "assets"));
-  writeFileSync(config, readFileSync(bundle[3], "utf8").replace(/^directory = "dist\/web"$/m, `directory = ${JSON.stringify(join(state, "assets"))}`));
+  // The configuration served is a copy without the web app's assets (scripts/lib.mjs
+  // `configWithoutAssets`), removed at the end.
+  config = configWithoutAssets(bundle[3], state, "flows");
   bundle[3] = config;
   server = startWrangler(port, [
     ...bundle,

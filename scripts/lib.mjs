@@ -1,7 +1,8 @@
 // Shared helpers of the start, test, e2e and benchmark scripts: running commands, waiting for the
 // server, free ports, concurrency and latency percentiles.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
@@ -495,4 +496,29 @@ export function summariseProfile(profile, bundlePath, top = 25) {
       .slice(0, top)
       .map(([k, ms]) => `    ${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${k}`);
   return [`  CPU profile: ${total.toFixed(0)} ms sampled`, "  by module (self time):", ...fmt(byModule), "  by function (self time):", ...fmt(byFunction)];
+}
+
+/**
+ * Writes a copy of the wrangler configuration `configPath` next to it (so its relative paths still
+ * resolve), named `.bench-<name>-<pid>.toml`, that serves an empty folder under `state` instead of
+ * the web app's assets: `wrangler dev` reloads when its config or any file of `dist/web` changes
+ * (another job's build in a shared tree), and a reload mid-benchmark holds requests for seconds.
+ * Answers the copy's path; the caller removes it at the end (`.gitignore` lists the pattern).
+ */
+export function configWithoutAssets(configPath, state, name) {
+  const copy = join(dirname(configPath), `.bench-${name}-${process.pid}.toml`);
+  mkdirSync(join(state, "assets"), { recursive: true });
+  writeFileSync(copy, readFileSync(configPath, "utf8").replace(/^directory = "dist\/web"$/m, `directory = ${JSON.stringify(join(state, "assets"))}`));
+  return copy;
+}
+
+/**
+ * The bench-only stage timings (worker/lib/bench-trace.ts) gathered since the last read, read and
+ * reset through `GET /api/dev/bench/trace?reset=1` on `base`, as lines under a "stages (label)"
+ * heading (mean and max in ms).
+ */
+export async function traceLines(base, label) {
+  const { spans } = await (await fetch(`${base}/api/dev/bench/trace?reset=1`)).json();
+  const rows = Object.entries(spans).map(([name, t]) => `    ${name.padEnd(34)} n ${String(t.n).padStart(6)}  mean ${t.meanMs.toFixed(2).padStart(8)} ms  max ${String(t.maxMs).padStart(6)} ms`);
+  return `\n  stages (${label}):\n${rows.join("\n")}`;
 }
