@@ -17,6 +17,8 @@ const suites = [
 let passed = 0;
 let failed = 0;
 const problems = [];
+/** Each failing test as "suite file > title: first line of its failure", repeated at the end so the tail of a CI log names it. */
+const failures = [];
 for (const suite of suites) {
   console.log(`\n=== ${suite.name} ===`);
   const args = suite.json
@@ -28,6 +30,18 @@ for (const suite of suites) {
     const report = JSON.parse(readFileSync(file, "utf8"));
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
+    for (const file of report.testResults ?? []) {
+      const path = String(file.name ?? "").replace(root, "");
+      const failedTests = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+      for (const a of failedTests) {
+        const first = String(a.failureMessages?.[0] ?? "").split("\n").find((line) => line.trim()) ?? "";
+        failures.push(`${suite.name} ${path} > ${a.fullName ?? a.title}: ${first.slice(0, 300)}`);
+      }
+      // A file that failed before any test ran (an import error, a hook) has no failed test to name.
+      if (file.status === "failed" && failedTests.length === 0) {
+        failures.push(`${suite.name} ${path}: ${String(file.message ?? "failed").split("\n")[0].slice(0, 300)}`);
+      }
+    }
   } else if (!suite.json) {
     if (code === 0) passed += 1;
     else failed += 1;
@@ -35,6 +49,7 @@ for (const suite of suites) {
   if (code !== 0) problems.push(`${suite.name} exited with ${code}`);
 }
 
+if (failures.length) console.log(`\nFailing tests:\n${failures.map((f) => `  - ${f}`).join("\n")}`);
 if (problems.length) console.log(`\nFailing suites: ${problems.join("; ")}`);
 if (problems.length && failed === 0) failed = problems.length;
 console.log(`\n${passed} passed, ${failed} failed`);
