@@ -1,5 +1,6 @@
 // `npm test`: every test. Type check, worker tests inside workerd, web unit tests, then the
-// end-to-end tests in Chromium against `wrangler dev`. Prints one closing "N passed, N failed".
+// end-to-end tests in Chromium against `wrangler dev`. Prints each failing test (suite, file, title,
+// first line of the failure) and then one closing "N passed, N failed".
 import { mkdirSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { root, run } from "./lib.mjs";
 
@@ -30,16 +31,16 @@ for (const suite of suites) {
     const report = JSON.parse(readFileSync(file, "utf8"));
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
-    for (const file of report.testResults ?? []) {
-      const path = String(file.name ?? "").replace(root, "");
-      const failedTests = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const result of report.testResults ?? []) {
+      const path = String(result.name ?? "").replace(root, "");
+      const failedTests = (result.assertionResults ?? []).filter((a) => a.status === "failed");
       for (const a of failedTests) {
         const first = String(a.failureMessages?.[0] ?? "").split("\n").find((line) => line.trim()) ?? "";
         failures.push(`${suite.name} ${path} > ${a.fullName ?? a.title}: ${first.slice(0, 300)}`);
       }
       // A file that failed before any test ran (an import error, a hook) has no failed test to name.
-      if (file.status === "failed" && failedTests.length === 0) {
-        failures.push(`${suite.name} ${path}: ${String(file.message ?? "failed").split("\n")[0].slice(0, 300)}`);
+      if (result.status === "failed" && failedTests.length === 0) {
+        failures.push(`${suite.name} ${path}: ${String(result.message ?? "failed").split("\n")[0].slice(0, 300)}`);
       }
     }
   } else if (!suite.json) {
