@@ -191,8 +191,8 @@ type Prepared = { result: StepResult; flow: CompiledFlow };
 
 /**
  * What routing one customer message reads, fetched in ONE D1 batch before anything else (issue 16):
- * whether it is stored already, the contact its sender's identity names (with the contact's
- * `last_message_at` moved in the same batch), that contact's open or pending ticket on the
+ * whether it is stored already, the contact its sender's identity names, that contact's open or
+ * pending ticket on the
  * connection, and the company's settings routing consults (stop words, triggers, operating hours,
  * the connection's default flows, event subscriptions). Read fresh for every message, never cached
  * across messages, so no writer elsewhere has anything to invalidate.
@@ -220,7 +220,7 @@ type Turn = {
   /** The contact whose open ticket `open` is, while nothing since may have changed it (null: ask D1). */
   openContactId: string | null;
   open: TicketRow | undefined;
-  /** The contact whose `last_message_at` the batch moved already. */
+  /** The contact whose `last_message_at` this turn moved already (inserted with it, or by the room's batch). */
   touchedContactId: string | null;
   /** No message with this provider id was stored when the batch ran (the room may skip its look-up). */
   fresh: boolean;
@@ -247,7 +247,6 @@ const param = (name: string) => drizzleSql.placeholder(name) as unknown as strin
  * The statements of `ContactSession.preload`, built once per drizzle instance. Placeholders:
  * companyId, connectionId, channel, from (the sender's provider id), externalId (the message's);
  * `byPhone` also phone (the message's, or null);
- * `touch` also timestamp (the message's, ms UTC) and now (ms UTC).
  */
 function preloadQueries(db: Db): ReturnType<typeof buildPreloadQueries> {
   let built = preloadBuilt.get(db);
@@ -321,15 +320,34 @@ function buildPreloadQueries(db: Db) {
     ),
     subscriptions: prepared(db, "preload.subscriptions", () => subscriptionsQuery(db, companyId).prepare()),
     online: prepared(db, "preload.online", () => onlineMembersQuery(db, companyId).prepare()),
-    touch: prepared(db, "preload.touch", () =>
-      db
-        .update(contacts)
-        .set({ lastMessageAt: drizzleSql`MAX(COALESCE(${contacts.lastMessageAt}, 0), ${drizzleSql.placeholder("timestamp")})`, updatedAt: drizzleSql`${drizzleSql.placeholder("now")}` })
-        .where(and(eq(contacts.companyId, companyId), inArray(contacts.id, senderContact())))
-        .prepare(),
-    ),
   };
 }
+
+/** The session's `meta` table (key → text value). */
+const META_TABLE = "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)";
+
+/**
+ * The version of `SESSION_TABLES` a session's storage holds once its constructor set it up, kept in
+ * `meta` ('schema'): an object whose storage says so skips the tables' DDL when it starts (issue 16).
+ * Bump it with every change to `SESSION_TABLES` or to the upgrades of older storage.
+ */
+const SESSION_SCHEMA = "1";
+
+/**
+ * Every table and index of a session's storage (see the file header), as one script: a new
+ * object's `runs` has `warnings` at once (issue 16: was an ALTER per new contact).
+ */
+const SESSION_TABLES = [
+  "CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, flow_id TEXT NOT NULL, version INTEGER NOT NULL, company_id TEXT NOT NULL, contact_id TEXT NOT NULL, connection_id TEXT NOT NULL, ticket_id TEXT NOT NULL, status TEXT NOT NULL, node_type TEXT, state TEXT NOT NULL, depth INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, warnings TEXT)",
+  "CREATE INDEX IF NOT EXISTS runs_status ON runs (status, created_at)",
+  "CREATE TABLE IF NOT EXISTS timers (token TEXT PRIMARY KEY, run_id TEXT NOT NULL, at INTEGER NOT NULL)",
+  "CREATE INDEX IF NOT EXISTS timers_at ON timers (at)",
+  "CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)",
+  "CREATE TABLE IF NOT EXISTS pending_reactions (connection_id TEXT NOT NULL, target TEXT NOT NULL, emoji TEXT NOT NULL, at INTEGER NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (connection_id, target))",
+  FAULTS_TABLE,
+  "CREATE TABLE IF NOT EXISTS handled (external_id TEXT PRIMARY KEY, at INTEGER NOT NULL)",
+  "CREATE INDEX IF NOT EXISTS handled_at ON handled (at)",
+].join(";\n");
 
 export class ContactSession extends DurableObject<AppEnv> {
   /**
@@ -349,34 +367,53 @@ export class ContactSession extends DurableObject<AppEnv> {
   private turn: Turn | null = null;
   /** What the `startFlow` being handled read (see `Starting`); null otherwise. */
   private starting: Starting | null = null;
+  /**
+   * True once `rearm` found no timer and no outbox item and cleared the alarm, until a step is
+   * committed (`commitNow`, the only writer of `timers` and `outbox` items): `rearm` then has
+   * nothing to look up.
+   */
+  private scheduleIdle = false;
+  /**
+   * True once `activeRun` found no run in progress, until a run is inserted or a step committed
+   * (the only writes that can make a run running or waiting).
+   */
+  private noActiveRun = false;
+  /** This instance's copy of the `meta` table (see `metaTable`); null until first read. */
+  private metaRows: Map<string, string> | null = null;
+  /**
+   * Whether `pending_reactions` may hold a row: false once a look-up found the table empty, true
+   * again when a reaction is kept there (only this instance writes it). Null: not known yet.
+   */
+  private mayHavePendingReactions: boolean | null = null;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       const sql = this.ctx.storage.sql;
-      sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
-      sql.exec(
-        // A new object's table has `warnings` at once (issue 16: was an ALTER per new contact).
-        "CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, flow_id TEXT NOT NULL, version INTEGER NOT NULL, company_id TEXT NOT NULL, contact_id TEXT NOT NULL, connection_id TEXT NOT NULL, ticket_id TEXT NOT NULL, status TEXT NOT NULL, node_type TEXT, state TEXT NOT NULL, depth INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, warnings TEXT)",
-      );
-      sql.exec("CREATE INDEX IF NOT EXISTS runs_status ON runs (status, created_at)");
-      sql.exec("CREATE TABLE IF NOT EXISTS timers (token TEXT PRIMARY KEY, run_id TEXT NOT NULL, at INTEGER NOT NULL)");
-      sql.exec("CREATE INDEX IF NOT EXISTS timers_at ON timers (at)");
-      sql.exec("CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)");
-      sql.exec(
-        "CREATE TABLE IF NOT EXISTS pending_reactions (connection_id TEXT NOT NULL, target TEXT NOT NULL, emoji TEXT NOT NULL, at INTEGER NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (connection_id, target))",
-      );
+      // One exec when the storage is current (issue 16: every object start ran thirteen).
+      const found = sql
+        .exec<{ v: string | null; runs: number }>(`${META_TABLE}; SELECT (SELECT v FROM meta WHERE k = 'schema') AS v, EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs') AS runs`)
+        .one();
+      if (found.v === SESSION_SCHEMA) {
+        // A fired alarm is used up; one lost in a restart is repaired from what storage says is due.
+        await this.rearm();
+        return;
+      }
+      // No `runs` table yet: a new object (nothing to upgrade, nothing due).
+      const created = found.runs === 0;
+      sql.exec(SESSION_TABLES);
       // Engine warnings and effects given up, kept on the run (issue 17); added to older storage.
-      if (!sql.exec<{ name: string }>("PRAGMA table_info(runs)").toArray().some((c) => c.name === "warnings")) {
+      if (!created && !sql.exec<{ name: string }>("PRAGMA table_info(runs)").toArray().some((c) => c.name === "warnings")) {
         sql.exec("ALTER TABLE runs ADD COLUMN warnings TEXT");
       }
-      sql.exec(FAULTS_TABLE);
-      sql.exec("CREATE TABLE IF NOT EXISTS handled (external_id TEXT PRIMARY KEY, at INTEGER NOT NULL)");
-      sql.exec("CREATE INDEX IF NOT EXISTS handled_at ON handled (at)");
       // Messages stored before this table existed were routed by an older version: never again.
-      sql.exec("INSERT INTO meta (k, v) VALUES ('handled_since', ?) ON CONFLICT(k) DO NOTHING", String(Date.now()));
-      // A fired alarm is used up; one lost in a restart is repaired from what storage says is due.
-      await this.rearm();
+      sql.exec(
+        "INSERT INTO meta (k, v) VALUES ('handled_since', ?), ('schema', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v WHERE meta.k = 'schema'",
+        String(Date.now()),
+        SESSION_SCHEMA,
+      );
+      // A new object has no timer or outbox to re-arm for; an older one's alarm is repaired.
+      if (!created) await this.rearm();
     });
   }
 
@@ -594,7 +631,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       const pre = await this.preload(db, connection, event);
       preloaded();
       seen = pre.seen;
-      this.turn = { pre, openContactId: pre.known?.contact.id ?? null, open: pre.open, touchedContactId: pre.known?.contact.id ?? null, fresh: !seen };
+      this.turn = { pre, openContactId: pre.known?.contact.id ?? null, open: pre.open, touchedContactId: null, fresh: !seen };
     } else {
       seen = await db.query.messages.findFirst({
         where: and(eq(messages.connectionId, connection.id), eq(messages.externalId, event.externalId)),
@@ -608,8 +645,9 @@ export class ContactSession extends DurableObject<AppEnv> {
   }
 
   /**
-   * The reads of routing `event`, and its contact's `last_message_at`, in one D1 batch (see
-   * `Preloaded`). Its statements are built once per isolate with placeholders (issue 16:
+   * The reads of routing `event` in one read-only D1 batch (see `Preloaded`; the contact's
+   * `last_message_at` moves in the room's batch that stores the message, so no write transaction
+   * here: issue 16). Its statements are built once per isolate with placeholders (issue 16:
    * drizzle built them again for every message, a tenth of the inbound path's CPU).
    */
   private async preload(db: Db, connection: ConnectionRow, event: InboundMessage): Promise<Preloaded> {
@@ -628,9 +666,6 @@ export class ContactSession extends DurableObject<AppEnv> {
       [q.flows, values],
       [q.subscriptions, values],
       [q.online, values],
-      // The sender's contact (when its identity is known) had a message now: never moved backwards
-      // by a redelivery or a late message.
-      [q.touch, { ...values, timestamp: event.timestamp, now: Date.now() }],
     ]);
     return {
       seen: seen[0],
@@ -866,12 +901,18 @@ export class ContactSession extends DurableObject<AppEnv> {
       apiKeyId: null,
       },
       // `created`: the ticket was inserted by this turn, so the room need not look for earlier messages.
-      { fresh: this.turn?.fresh === true, newTicket: created, ...(waiting ? { alsoPublish: waiting } : {}) },
+      // The contact's `last_message_at` moves in the room's batch (issue 16: the message's read
+      // batch writes nothing), unless this turn inserted the contact with this message's time.
+      {
+        fresh: this.turn?.fresh === true,
+        newTicket: created,
+        ...(waiting ? { alsoPublish: waiting } : {}),
+        ...(this.turn?.touchedContactId !== contact.id ? { touchContact: { contactId: contact.id, at: event.timestamp } } : {}),
+      },
     );
     appended();
+    if (this.turn) this.turn.touchedContactId = contact.id;
     const after = span(this.env, "session.after-append");
-    // Moved already by the message's read batch when its identity named this contact.
-    if (this.turn?.touchedContactId !== contact.id) await db.update(contacts).set({ lastMessageAt: event.timestamp, updatedAt: Date.now() }).where(eq(contacts.id, contact.id));
     // A ticket just created reaches the hub's lists with its first message: the room's publish of
     // the message carries the ticket's list entry read after the insert (issue 16: no second
     // `ticket.updated`, no extra read and hop before the reply).
@@ -901,6 +942,10 @@ export class ContactSession extends DurableObject<AppEnv> {
   /** A reaction that arrived before `externalId` was stored (this contact's), applied now. */
   private async applyPendingReaction(connection: ConnectionRow, ticketId: string, messageId: string, externalId: string): Promise<void> {
     const sql = this.ctx.storage.sql;
+    // Almost no contact has a waiting reaction: an empty table is known once per instance, not
+    // looked up for every message (issue 16).
+    this.mayHavePendingReactions ??= sql.exec("SELECT 1 FROM pending_reactions LIMIT 1").toArray().length > 0;
+    if (!this.mayHavePendingReactions) return;
     const now = Date.now();
     // Expired reactions are swept at most once an hour per instance (issue 16: not a write per
     // message); the look-up ignores them meanwhile.
@@ -944,6 +989,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     const known = sql.exec<{ at: number }>("SELECT at FROM pending_reactions WHERE connection_id = ? AND target = ?", connection.id, event.targetExternalId).toArray()[0];
     // The same (or an older) reaction again: Meta's redelivery; kept once.
     if (known && known.at >= event.timestamp) return { status: "duplicate" };
+    this.mayHavePendingReactions = true;
     sql.exec(
       "INSERT INTO pending_reactions (connection_id, target, emoji, at, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(connection_id, target) DO UPDATE SET emoji = excluded.emoji, at = excluded.at",
       connection.id,
@@ -1010,25 +1056,45 @@ export class ContactSession extends DurableObject<AppEnv> {
   // Runs
   // -------------------------------------------------------------------------------------------
 
+  /**
+   * Writes the `meta` rows that differ from `meta` (most messages change only `lastInbound`),
+   * compared with this instance's copy of the table (`metaRows`), so a message reads nothing here
+   * (issue 16: was a SELECT of the table per message).
+   */
   private setMeta(meta: { companyId: string; channel: string; externalId: string; lastInbound?: string }): void {
-    const sql = this.ctx.storage.sql;
-    // Only what changed is written (issue 16: most messages change only `lastInbound`).
-    const current = new Map(sql.exec<{ k: string; v: string }>("SELECT k, v FROM meta").toArray().map((r) => [r.k, r.v]));
+    const current = this.metaTable();
     for (const [k, v] of Object.entries(meta)) {
-      if (v !== undefined && current.get(k) !== v) sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, v);
+      if (v === undefined || current.get(k) === v) continue;
+      this.ctx.storage.sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, v);
+      current.set(k, v);
     }
   }
 
+  /** One `meta` value (see the file header), from this instance's copy of the table. */
   private meta(k: "companyId" | "channel" | "externalId" | "lastInbound" | "handled_since"): string | null {
-    return this.ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0]?.v ?? null;
+    return this.metaTable().get(k) ?? null;
+  }
+
+  /**
+   * This instance's copy of the `meta` table (key → value), read once per instance: only
+   * `setMeta` and the constructor (before any read) write the table, outside any transaction that
+   * could roll back.
+   */
+  private metaTable(): Map<string, string> {
+    this.metaRows ??= new Map(this.ctx.storage.sql.exec<{ k: string; v: string }>("SELECT k, v FROM meta").toArray().map((r) => [r.k, r.v]));
+    return this.metaRows;
   }
 
   private run(id: string): RunRow | undefined {
     return this.ctx.storage.sql.exec<RunRow>("SELECT * FROM runs WHERE id = ?", id).toArray()[0];
   }
 
+  /** The run in progress (running or waiting), if any; not looked up while `noActiveRun` holds. */
   private activeRun(): RunRow | undefined {
-    return this.ctx.storage.sql.exec<RunRow>("SELECT * FROM runs WHERE status IN ('running', 'waiting') ORDER BY created_at DESC LIMIT 1").toArray()[0];
+    if (this.noActiveRun) return undefined;
+    const row = this.ctx.storage.sql.exec<RunRow>("SELECT * FROM runs WHERE status IN ('running', 'waiting') ORDER BY created_at DESC LIMIT 1").toArray()[0];
+    this.noActiveRun = row === undefined;
+    return row;
   }
 
   /**
@@ -1109,8 +1175,9 @@ export class ContactSession extends DurableObject<AppEnv> {
       created_at: at,
       updated_at: at,
     };
-    const insert = () =>
-      this.ctx.storage.sql.exec(
+    const insert = () => {
+      this.noActiveRun = false;
+      return this.ctx.storage.sql.exec(
         "INSERT INTO runs (id, flow_id, version, company_id, contact_id, connection_id, ticket_id, status, node_type, state, depth, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
         row.id,
         row.flow_id,
@@ -1125,6 +1192,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         at,
         at,
       );
+    };
     const prepared = state.status === "running" ? await this.prepare(db, row, { kind: "start" }) : null;
     maybeFailHere(this.env, this.ctx.storage.sql, "step");
     // The run, its first step and the message it answers are stored together: a restart leaves all
@@ -1203,6 +1271,9 @@ export class ContactSession extends DurableObject<AppEnv> {
 
   /** The writes of `commit`, inside the caller's storage transaction. */
   private commitNow(run: RunRow, prepared: Prepared, firedToken?: string, handles?: string): void {
+    // Timers, outbox items or a run's status may change here (see `scheduleIdle`, `noActiveRun`).
+    this.scheduleIdle = false;
+    this.noActiveRun = false;
     const { result, flow } = prepared;
     const { state } = result;
     const ended = state.status === "done" || state.status === "failed";
@@ -1356,6 +1427,9 @@ export class ContactSession extends DurableObject<AppEnv> {
    * it; never earlier than `notBefore` (ms UTC) when given (a retry after a failure).
    */
   private async rearm(notBefore?: number): Promise<void> {
+    // Nothing was due and nothing has been scheduled since (issue 16: three storage reads per
+    // message of a contact with no flow running, before).
+    if (this.scheduleIdle && notBefore === undefined) return;
     const sql = this.ctx.storage.sql;
     const head = sql.exec<{ attempts: number }>("SELECT attempts FROM outbox ORDER BY seq LIMIT 1").toArray()[0];
     const next = sql.exec<{ at: number | null }>("SELECT MIN(at) AS at FROM timers").one().at;
@@ -1363,6 +1437,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     const at = earliest === null || notBefore === undefined ? earliest : Math.max(earliest, notBefore);
     if (at === null) {
       if ((await this.ctx.storage.getAlarm()) !== null) await this.ctx.storage.deleteAlarm();
+      this.scheduleIdle = true;
       return;
     }
     if ((await this.ctx.storage.getAlarm()) !== at) await this.ctx.storage.setAlarm(at);

@@ -34,7 +34,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { connections, messages, tickets, type ConnectionRow, type MessageReaction, type MessageRow } from "../../schema";
+import { connections, contacts, messages, tickets, type ConnectionRow, type MessageReaction, type MessageRow } from "../../schema";
 import type { HubEventBody, MessageAnswer, RoomEvent, TicketAnswer } from "../../schema/realtime";
 import type { Audience } from "./company-hub";
 import type { AppEnv } from "../env";
@@ -243,6 +243,14 @@ function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolea
         .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${sql.placeholder("messageId")})`))
         .prepare(),
     ),
+    // The sender's contact had a message now: never moved backwards by a redelivery or a late message.
+    touch: prepared(db, "append.touch", () =>
+      db
+        .update(contacts)
+        .set({ lastMessageAt: sql`MAX(COALESCE(${contacts.lastMessageAt}, 0), ${sql.placeholder("timestamp")})`, updatedAt: p("at") })
+        .where(and(eq(contacts.id, sql.placeholder("contactId") as unknown as string), eq(contacts.companyId, companyId)))
+        .prepare(),
+    ),
     ticket: prepared(db, "append.ticket", () => reads()[0].prepare()),
     contact: prepared(db, "append.contact", () => reads()[1].prepare()),
     connection: prepared(db, "append.connection", () => reads()[2].prepare()),
@@ -270,6 +278,27 @@ function isRoomViewer(value: unknown): value is RoomViewer {
   );
 }
 
+/** The room's `meta` table (key → integer: the ticket's seq counter, the storage's schema version). */
+const ROOM_META_TABLE = "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)";
+
+/**
+ * The version of `ROOM_TABLES` a room's storage holds once its constructor set it up, kept in
+ * `meta` ('schema'): a room whose storage says so skips the DDL when it starts (issue 16). Bump it
+ * with every change to `ROOM_TABLES` or to the upgrades of older storage.
+ */
+const ROOM_SCHEMA = 1;
+
+/**
+ * Every table of a room's storage (see the file header) as one script. A new room's `sends` has
+ * every column at once (issue 16: was five ALTERs per new ticket); the constructor's ALTERs bring
+ * an older room's table up to it.
+ */
+const ROOM_TABLES = [
+  REVOCATIONS_TABLE,
+  "CREATE TABLE IF NOT EXISTS sends (seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL, company_id TEXT NOT NULL, ticket_id TEXT NOT NULL, connection_id TEXT NOT NULL, outbound TEXT NOT NULL, recipient TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL DEFAULT 0, external_id TEXT, in_flight_at INTEGER, doubt_until INTEGER, provider_failures INTEGER NOT NULL DEFAULT 0, own_since INTEGER, reasons TEXT)",
+  FAULTS_TABLE,
+].join(";\n");
+
 export class TicketRoom extends DurableObject<AppEnv> {
   /** Outbound sends of this ticket, chained so they reach the provider in order. */
   private outbox: Promise<unknown> = Promise.resolve();
@@ -287,23 +316,29 @@ export class TicketRoom extends DurableObject<AppEnv> {
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
-      this.ctx.storage.sql.exec(REVOCATIONS_TABLE);
-      this.ctx.storage.sql.exec(
-        // A new room's table has every column at once (issue 16: was five ALTERs per new ticket);
-        // the ALTERs below bring an older room's table up to it.
-        "CREATE TABLE IF NOT EXISTS sends (seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL, company_id TEXT NOT NULL, ticket_id TEXT NOT NULL, connection_id TEXT NOT NULL, outbound TEXT NOT NULL, recipient TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL DEFAULT 0, external_id TEXT, in_flight_at INTEGER, doubt_until INTEGER, provider_failures INTEGER NOT NULL DEFAULT 0, own_since INTEGER, reasons TEXT)",
-      );
-      this.ctx.storage.sql.exec(FAULTS_TABLE);
-      const columns = this.ctx.storage.sql.exec<{ name: string }>("PRAGMA table_info(sends)").toArray().map((c) => c.name);
-      if (!columns.includes("in_flight_at")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN in_flight_at INTEGER");
-      if (!columns.includes("doubt_until")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN doubt_until INTEGER");
-      if (!columns.includes("provider_failures")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN provider_failures INTEGER NOT NULL DEFAULT 0");
-      if (!columns.includes("own_since")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN own_since INTEGER");
-      if (!columns.includes("reasons")) this.ctx.storage.sql.exec("ALTER TABLE sends ADD COLUMN reasons TEXT");
+      const storage = this.ctx.storage.sql;
+      // One exec when the storage is current (issue 16: every room start ran eleven).
+      const found = storage
+        .exec<{ v: number | null; sends: number }>(`${ROOM_META_TABLE}; SELECT (SELECT v FROM meta WHERE k = 'schema') AS v, EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sends') AS sends`)
+        .one();
+      if (found.v !== ROOM_SCHEMA) {
+        storage.exec(ROOM_TABLES);
+        // No `sends` table before: a new room, nothing to upgrade, recover or re-arm.
+        if (found.sends === 0) {
+          storage.exec("INSERT INTO meta (k, v) VALUES ('schema', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", ROOM_SCHEMA);
+          return;
+        }
+        const columns = storage.exec<{ name: string }>("PRAGMA table_info(sends)").toArray().map((c) => c.name);
+        if (!columns.includes("in_flight_at")) storage.exec("ALTER TABLE sends ADD COLUMN in_flight_at INTEGER");
+        if (!columns.includes("doubt_until")) storage.exec("ALTER TABLE sends ADD COLUMN doubt_until INTEGER");
+        if (!columns.includes("provider_failures")) storage.exec("ALTER TABLE sends ADD COLUMN provider_failures INTEGER NOT NULL DEFAULT 0");
+        if (!columns.includes("own_since")) storage.exec("ALTER TABLE sends ADD COLUMN own_since INTEGER");
+        if (!columns.includes("reasons")) storage.exec("ALTER TABLE sends ADD COLUMN reasons TEXT");
+        storage.exec("INSERT INTO meta (k, v) VALUES ('schema', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", ROOM_SCHEMA);
+      }
       this.recoverCutOffSends();
       // Sends left over by a restart go on from the alarm.
-      const left = this.ctx.storage.sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM sends").one().at;
+      const left = storage.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM sends").one().at;
       if (left !== null && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Math.max(left, Date.now()));
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
@@ -351,20 +386,22 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * the look-up before the insert is skipped; the insert's conflict clause still catches a duplicate
    * (issue 16: the insert, the ticket's list entry and its read-back are one D1 batch). `newTicket`:
    * the caller has just created this ticket (its first message: no D1 look-up of earlier seqs).
+   * `touchContact`: the customer's message moves its contact's `last_message_at` to `at` (ms UTC,
+   * never backwards) in the same batch (issue 16: the ContactSession's read batch writes nothing).
    */
-  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup } = {}): Promise<AppendResult> {
+  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup; touchContact?: { contactId: string; at: number } } = {}): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
     const run = this.appends.then(() => {
       waited();
-      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish);
+      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.touchContact);
     });
     this.appends = run.catch(() => undefined);
     return run;
   }
 
-  private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup): Promise<AppendResult> {
+  private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup, touch?: { contactId: string; at: number }): Promise<AppendResult> {
     const db = getDb(this.env.DB);
     // No look-up before the insert when the insert's own unique index catches a duplicate: the
     // caller found no message with this provider id (`fresh`), or the message has no provider id
@@ -382,14 +419,20 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // a duplicate moves nothing) and the ticket as the lists show it.
     const batched = span(this.env, "room.batch");
     const q = appendQueries(db, row, visible, unread);
-    const [inserted, , ...ticketRows] = await batchPrepared(db, [
-      [q.insert, insertValues(row)],
-      [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }],
+    const update = [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }] as const;
+    const reads = [
       [q.ticket, { ticketId: input.ticketId, companyId: input.companyId }],
       [q.contact, { ticketId: input.ticketId, companyId: input.companyId }],
       [q.connection, { ticketId: input.ticketId, companyId: input.companyId }],
       [q.assignee, { ticketId: input.ticketId, companyId: input.companyId }],
-    ]);
+    ] as const;
+    // The contact's `last_message_at` (`touch`, inbound only) moves before the reads, so the list
+    // entry read back shows it.
+    const [inserted, , ...ticketRows] = touch
+      ? await batchPrepared(db, [[q.insert, insertValues(row)], update, [q.touch, { contactId: touch.contactId, timestamp: touch.at, at, companyId: input.companyId }], ...reads]).then(
+          ([a, b, , ...rest]) => [a, b, ...rest] as const,
+        )
+      : await batchPrepared(db, [[q.insert, insertValues(row)], update, ...reads]);
     batched();
     if (!inserted[0]) {
       // The seq taken for the duplicate is given back (appends run one at a time, so it is still the
