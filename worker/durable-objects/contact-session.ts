@@ -66,7 +66,7 @@ import { adapterFor } from "../channels";
 import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, InboundReaction, InboundRevoke } from "../channels/types";
 import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
 import { batchPrepared, getDb, isUniqueViolation, prepared, type Db } from "../lib/db";
-import { FAULTS_TABLE, armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
+import { armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { adjustContactCount, runBatch } from "../lib/contacts";
 import { companyDay, contactsAddedStatement, ticketOpenedStatement } from "../lib/dashboard";
 import { announceWaitingTicket, onlineMembersQuery, waitingTicketEvent } from "../lib/online-members";
@@ -334,8 +334,11 @@ const META_TABLE = "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT 
 const SESSION_SCHEMA = "1";
 
 /**
- * Every table and index of a session's storage (see the file header), as one script: a new
- * object's `runs` has `warnings` at once (issue 16: was an ALTER per new contact).
+ * Every table and index of a session's storage (see the file header) but `pending_reactions`
+ * (created by the first reaction waiting for its message) and `faults` (created where faults are
+ * enabled, worker/lib/faults.ts), as one script: a new object's `runs` has `warnings` at once
+ * (issue 16: was an ALTER per new contact). `handled` has no index on `at`: the hourly sweep reads
+ * the few rows of one contact (older objects keep theirs).
  */
 const SESSION_TABLES = [
   "CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, flow_id TEXT NOT NULL, version INTEGER NOT NULL, company_id TEXT NOT NULL, contact_id TEXT NOT NULL, connection_id TEXT NOT NULL, ticket_id TEXT NOT NULL, status TEXT NOT NULL, node_type TEXT, state TEXT NOT NULL, depth INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, warnings TEXT)",
@@ -343,11 +346,15 @@ const SESSION_TABLES = [
   "CREATE TABLE IF NOT EXISTS timers (token TEXT PRIMARY KEY, run_id TEXT NOT NULL, at INTEGER NOT NULL)",
   "CREATE INDEX IF NOT EXISTS timers_at ON timers (at)",
   "CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, item TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)",
-  "CREATE TABLE IF NOT EXISTS pending_reactions (connection_id TEXT NOT NULL, target TEXT NOT NULL, emoji TEXT NOT NULL, at INTEGER NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (connection_id, target))",
-  FAULTS_TABLE,
   "CREATE TABLE IF NOT EXISTS handled (external_id TEXT PRIMARY KEY, at INTEGER NOT NULL)",
-  "CREATE INDEX IF NOT EXISTS handled_at ON handled (at)",
 ].join(";\n");
+
+/**
+ * The table of reactions waiting for their message, created by the first one (`reaction`): almost
+ * no contact ever has one (issue 16: one DDL less per new contact).
+ */
+const PENDING_REACTIONS_TABLE =
+  "CREATE TABLE IF NOT EXISTS pending_reactions (connection_id TEXT NOT NULL, target TEXT NOT NULL, emoji TEXT NOT NULL, at INTEGER NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (connection_id, target))";
 
 export class ContactSession extends DurableObject<AppEnv> {
   /**
@@ -944,7 +951,9 @@ export class ContactSession extends DurableObject<AppEnv> {
     const sql = this.ctx.storage.sql;
     // Almost no contact has a waiting reaction: an empty table is known once per instance, not
     // looked up for every message (issue 16).
-    this.mayHavePendingReactions ??= sql.exec("SELECT 1 FROM pending_reactions LIMIT 1").toArray().length > 0;
+    this.mayHavePendingReactions ??=
+      sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pending_reactions'").toArray().length > 0 &&
+      sql.exec("SELECT 1 FROM pending_reactions LIMIT 1").toArray().length > 0;
     if (!this.mayHavePendingReactions) return;
     const now = Date.now();
     // Expired reactions are swept at most once an hour per instance (issue 16: not a write per
@@ -986,6 +995,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       return { status: "stored", messageId: target.id, ticketId: target.ticketId };
     }
     const sql = this.ctx.storage.sql;
+    sql.exec(PENDING_REACTIONS_TABLE);
     const known = sql.exec<{ at: number }>("SELECT at FROM pending_reactions WHERE connection_id = ? AND target = ?", connection.id, event.targetExternalId).toArray()[0];
     // The same (or an older) reaction again: Meta's redelivery; kept once.
     if (known && known.at >= event.timestamp) return { status: "duplicate" };

@@ -33,7 +33,7 @@ describe("ContactSession storage", () => {
       schema: metaOf(state.storage.sql, "schema"),
       since: metaOf(state.storage.sql, "handled_since"),
     }));
-    expect(first.tables).toEqual(["faults", "handled", "meta", "outbox", "pending_reactions", "runs", "timers"]);
+    expect(first.tables).toEqual(["handled", "meta", "outbox", "runs", "timers"]);
     expect(first.runs).toContain("warnings");
     expect(first.schema).toBe("1");
     expect(Number(first.since)).toBeGreaterThan(0);
@@ -63,7 +63,7 @@ describe("TicketRoom storage", () => {
       sends: columnsOf(state.storage.sql, "sends"),
       schema: metaOf(state.storage.sql, "schema"),
     }));
-    expect(first.tables).toEqual(["faults", "meta", "revocations", "sends"]);
+    expect(first.tables).toEqual(["meta", "revocations", "sends"]);
     expect(first.sends).toEqual(expect.arrayContaining(["in_flight_at", "doubt_until", "provider_failures", "own_since", "reasons"]));
     expect(first.schema).toBe(1);
 

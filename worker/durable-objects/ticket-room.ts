@@ -53,7 +53,7 @@ import {
 } from "../lib/sockets";
 import { adapterFor } from "../channels";
 import type { OutboundMessage, SendResult } from "../channels/types";
-import { FAULTS_TABLE, armFault, injectedSendAnswer, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
+import { armFault, injectedSendAnswer, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { batchPrepared, getDb, prepared, type Db } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
@@ -289,14 +289,14 @@ const ROOM_META_TABLE = "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v 
 const ROOM_SCHEMA = 1;
 
 /**
- * Every table of a room's storage (see the file header) as one script. A new room's `sends` has
+ * Every table of a room's storage (see the file header) but `faults` (created where faults are
+ * enabled, worker/lib/faults.ts) as one script. A new room's `sends` has
  * every column at once (issue 16: was five ALTERs per new ticket); the constructor's ALTERs bring
  * an older room's table up to it.
  */
 const ROOM_TABLES = [
   REVOCATIONS_TABLE,
   "CREATE TABLE IF NOT EXISTS sends (seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL, company_id TEXT NOT NULL, ticket_id TEXT NOT NULL, connection_id TEXT NOT NULL, outbound TEXT NOT NULL, recipient TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL DEFAULT 0, external_id TEXT, in_flight_at INTEGER, doubt_until INTEGER, provider_failures INTEGER NOT NULL DEFAULT 0, own_since INTEGER, reasons TEXT)",
-  FAULTS_TABLE,
 ].join(";\n");
 
 export class TicketRoom extends DurableObject<AppEnv> {

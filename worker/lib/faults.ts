@@ -109,8 +109,23 @@ export function injectedSendAnswer(): Extract<SendResult, { ok: false }> {
   return { ok: false, errorCode: "fault_injected", errorMessage: "Injected fault (send): the outbound request failed before reaching the provider.", retryable: true };
 }
 
-/** The table of armed counters in a Durable Object's SQLite storage. */
+/**
+ * The table of armed counters in a Durable Object's SQLite storage. The ContactSession and the
+ * TicketRoom do not create it with their tables (issue 16: one DDL less for every new contact and
+ * ticket in production, where faults are never honoured): `armFault` and `takeArmedFault` create it
+ * on first use, only where faults are enabled.
+ */
 export const FAULTS_TABLE = "CREATE TABLE IF NOT EXISTS faults (op TEXT PRIMARY KEY, n INTEGER NOT NULL)";
+
+/** The SQL storages whose `faults` table this isolate has made sure of. */
+const faultsTableReady = new WeakSet<SqlStorage>();
+
+/** Creates `sql`'s `faults` table unless this isolate did already (idempotent). */
+function ensureFaultsTable(sql: SqlStorage): void {
+  if (faultsTableReady.has(sql)) return;
+  sql.exec(FAULTS_TABLE);
+  faultsTableReady.add(sql);
+}
 
 /**
  * The objects whose `faults` table holds no armed failure, by their SQL storage (issue 10: the
@@ -127,6 +142,7 @@ const nothingArmed = new WeakSet<SqlStorage>();
 export function armFault(env: FaultEnv, sql: SqlStorage, op: FaultOp, n: number): boolean {
   if (!faultsEnabled(env)) return false;
   nothingArmed.delete(sql);
+  ensureFaultsTable(sql);
   sql.exec("INSERT INTO faults (op, n) VALUES (?, ?) ON CONFLICT(op) DO UPDATE SET n = excluded.n", op, Math.max(0, Math.floor(n)));
   return true;
 }
@@ -139,6 +155,7 @@ export function armFault(env: FaultEnv, sql: SqlStorage, op: FaultOp, n: number)
 export function takeArmedFault(env: FaultEnv, sql: SqlStorage, op: FaultOp): boolean {
   if (!faultsEnabled(env)) return false;
   if (nothingArmed.has(sql)) return false;
+  ensureFaultsTable(sql);
   // A read first (no write when nothing is armed, the usual case), then the one consuming write.
   const armed = sql.exec<{ op: string }>("SELECT op FROM faults WHERE n > 0").toArray();
   if (armed.length === 0) {
