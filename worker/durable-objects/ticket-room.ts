@@ -287,6 +287,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
+      const started = span(env, "room.start");
       this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
       this.ctx.storage.sql.exec(REVOCATIONS_TABLE);
       this.ctx.storage.sql.exec(
@@ -305,6 +306,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       // Sends left over by a restart go on from the alarm.
       const left = this.ctx.storage.sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM sends").one().at;
       if (left !== null && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Math.max(left, Date.now()));
+      started();
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
@@ -424,6 +426,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     /** The connection (input.connectionId, the caller's read of it): its first attempt does not read it again. */
     connection?: ConnectionRow,
   ): Promise<AppendResult> {
+    const queued = span(this.env, "room.send-queued");
     const result = await this.append(input);
     if (result.duplicate) return result;
     if (connection && connection.id === input.connectionId && connection.companyId === input.companyId) this.handedConnections.set(result.message.id, connection);
@@ -437,6 +440,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       JSON.stringify(recipient),
     );
     this.ctx.waitUntil(this.pump().catch((e) => console.error("[ticket-room] send failed", e)));
+    queued();
     return result;
   }
 
@@ -446,7 +450,8 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * ALARM_RETRY_MS out, so the queue never stalls; it then rejects.
    */
   private pump(): Promise<void> {
-    const run = this.outbox.then(() => this.pumpNow()).catch(async (error: unknown) => {
+    const waited = span(this.env, "room.pump-wait");
+    const run = this.outbox.then(() => (waited(), this.pumpNow())).catch(async (error: unknown) => {
       await this.ctx.storage.setAlarm(Date.now() + ALARM_RETRY_MS);
       throw error;
     });
@@ -547,12 +552,16 @@ export class TicketRoom extends DurableObject<AppEnv> {
       const adapter = adapterFor(this.env, connection);
       // Mark the attempt and arm the lease, durably, before the request leaves (file header).
       // in_flight_at > 0 where the provider can confirm by reference, -1 where it cannot.
+      const marked = span(this.env, "room.send-mark");
       this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = ? WHERE seq = ?", adapter.confirmsByReference ? Date.now() : -1, row.seq);
       await this.ctx.storage.setAlarm(Date.now() + SEND_LEASE_MS);
       await this.ctx.storage.sync();
+      marked();
+      const requested = span(this.env, "room.send-request");
       try {
         result = takeArmedFault(this.env, this.ctx.storage.sql, "send") ? injectedSendAnswer() : await adapter.send(connection, recipient, outbound, row.message_id);
       } finally {
+        requested();
         this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = NULL WHERE seq = ?", row.seq);
       }
     } else {
