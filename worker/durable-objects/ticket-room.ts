@@ -215,7 +215,6 @@ function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolea
   const p = (name: string) => sql`${sql.placeholder(name)}`;
   const ticketId = sql.placeholder("ticketId") as unknown as string;
   const companyId = sql.placeholder("companyId") as unknown as string;
-  const reads = () => ticketAnswerQueries(db, companyId, ticketId);
   return {
     // Values as SQL placeholders: passed as `insertValues` encoded them (drizzle's own encoding of a
     // placeholder would store a JSON null as the text 'null').
@@ -243,10 +242,48 @@ function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolea
         .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${sql.placeholder("messageId")})`))
         .prepare(),
     ),
+    ...ticketReads(db),
+  };
+}
+
+/**
+ * The ticket's four reads for its list entry (`ticketAnswerQueries`), prepared once per drizzle
+ * instance. Placeholders: ticketId, companyId.
+ */
+function ticketReads(db: Db) {
+  const ticketId = sql.placeholder("ticketId") as unknown as string;
+  const companyId = sql.placeholder("companyId") as unknown as string;
+  const reads = () => ticketAnswerQueries(db, companyId, ticketId);
+  return {
     ticket: prepared(db, "append.ticket", () => reads()[0].prepare()),
     contact: prepared(db, "append.contact", () => reads()[1].prepare()),
     connection: prepared(db, "append.connection", () => reads()[2].prepare()),
     assignee: prepared(db, "append.assignee", () => reads()[3].prepare()),
+  };
+}
+
+/**
+ * The statements of a sent message's settle batch (`settle`), prepared once per drizzle instance
+ * (issue 16). Placeholders: externalId, at (ms UTC), messageId, companyId (the update, which moves
+ * only a `pending` status to `sent` and returns the row); connectionId, externalId (the orphan
+ * statuses taken); companyId (the event subscriptions); ticketId, companyId (the list entry's reads).
+ */
+function settleQueries(db: Db) {
+  const companyId = sql.placeholder("companyId") as unknown as string;
+  return {
+    sent: prepared(db, "settle.sent", () =>
+      db
+        .update(messages)
+        .set({ externalId: sql`${sql.placeholder("externalId")}`, status: sql`CASE WHEN ${messages.status} = 'pending' THEN 'sent' ELSE ${messages.status} END`, updatedAt: sql`${sql.placeholder("at")}` })
+        .where(and(eq(messages.id, sql.placeholder("messageId") as unknown as string), eq(messages.companyId, companyId)))
+        .returning()
+        .prepare(),
+    ),
+    orphans: prepared(db, "settle.orphans", () =>
+      takeOrphanStatusesQuery(db, sql.placeholder("connectionId") as unknown as string, sql.placeholder("externalId") as unknown as string).prepare(),
+    ),
+    subscriptions: prepared(db, "settle.subscriptions", () => subscriptionsQuery(db, companyId).prepare()),
+    ...ticketReads(db),
   };
 }
 
@@ -602,15 +639,17 @@ export class TicketRoom extends DurableObject<AppEnv> {
     if (result.ok) {
       // One round trip (issue 16): the update with the row it leaves, the statuses that came before
       // the provider's id, the company's event subscriptions and the ticket's list entry.
-      const [updated, orphanRows, subscriptions, ...ticketRows] = await db.batch([
-        db
-          .update(messages)
-          .set({ externalId: result.externalId, status: sql`CASE WHEN ${messages.status} = 'pending' THEN 'sent' ELSE ${messages.status} END`, updatedAt: at })
-          .where(where)
-          .returning(),
-        takeOrphanStatusesQuery(db, row.connection_id, result.externalId),
-        subscriptionsQuery(db, row.company_id),
-        ...ticketAnswerQueries(db, row.company_id, row.ticket_id),
+      // Prepared once per isolate (issue 16: drizzle built these seven statements for every send).
+      const q = settleQueries(db);
+      const ofTicket = { ticketId: row.ticket_id, companyId: row.company_id };
+      const [updated, orphanRows, subscriptions, ...ticketRows] = await batchPrepared(db, [
+        [q.sent, { externalId: result.externalId, at, messageId: row.message_id, companyId: row.company_id }],
+        [q.orphans, { connectionId: row.connection_id, externalId: result.externalId }],
+        [q.subscriptions, { companyId: row.company_id }],
+        [q.ticket, ofTicket],
+        [q.contact, ofTicket],
+        [q.connection, ofTicket],
+        [q.assignee, ofTicket],
       ]);
       const orphans = presentOrphanStatuses(orphanRows);
       if (orphans.length > 0) {
