@@ -80,7 +80,7 @@ import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { claimBroadcastReply } from "../lib/broadcasts";
 import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
 import { applyOptOut } from "../lib/opt-out";
-import { buildContext, contextOf, contextQueries, createdContextReads, performEffect, type ContextRows, type CreatedContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
+import { buildContext, contextOf, contextQueries, createdContextReads, performEffect, type CarriedStats, type ContextRows, type CreatedContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
 import { span } from "../lib/bench-trace";
 
 /**
@@ -1300,10 +1300,13 @@ export class ContactSession extends DurableObject<AppEnv> {
         if (!row) break;
         const item: OutboxItem = JSON.parse(row.item);
         const run = this.run(row.run_id);
+        // A send followed by its step's stats carries them into the batch that stores its message
+        // (issue 16: no D1 round trip of their own); both leave the outbox together once counted.
+        const carried = item.type === "send" && run ? this.statsAfter(run, row.seq) : undefined;
         let followUp: FollowUp = null;
         try {
           maybeFailHere(this.env, this.ctx.storage.sql, "effect");
-          if (run) followUp = await this.perform(db, run, item, row.seq, targets);
+          if (run) followUp = await this.perform(db, run, item, row.seq, targets, carried?.carried);
         } catch (error) {
           console.error(`[contact-session] effect ${item.type} of run ${row.run_id} failed (attempt ${row.attempts + 1})`, error);
           if (row.attempts + 1 < MAX_EFFECT_ATTEMPTS) {
@@ -1316,7 +1319,8 @@ export class ContactSession extends DurableObject<AppEnv> {
             message: `The step "${item.type}" failed ${MAX_EFFECT_ATTEMPTS} times and was skipped: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500),
           });
         }
-        this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq = ?", row.seq);
+        if (carried?.carried.recorded) this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq IN (?, ?)", row.seq, carried.seq);
+        else this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq = ?", row.seq);
         if (followUp && run) {
           if (followUp.kind === "http_result") {
             const fresh = this.run(run.id);
@@ -1331,7 +1335,19 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
   }
 
-  private async perform(db: Db, run: RunRow, item: OutboxItem, seq: number, targets: Map<string, RunTarget | null>): Promise<FollowUp> {
+  /**
+   * The stats item right after outbox entry `seq` when it is `run`'s (the step's stats that follow
+   * its send), as a send carries them (`CarriedStats`), with its own seq; undefined otherwise.
+   */
+  private statsAfter(run: RunRow, seq: number): { seq: number; carried: CarriedStats } | undefined {
+    const next = this.ctx.storage.sql.exec<{ seq: number; run_id: string; item: string }>("SELECT seq, run_id, item FROM outbox WHERE seq > ? ORDER BY seq LIMIT 1", seq).toArray()[0];
+    if (!next || next.run_id !== run.id) return undefined;
+    const item: OutboxItem = JSON.parse(next.item);
+    if (item.type !== "stats") return undefined;
+    return { seq: next.seq, carried: { stats: { companyId: run.company_id, flowId: run.flow_id, visited: item.visited, stoppedAt: item.stoppedAt }, recorded: false } };
+  }
+
+  private async perform(db: Db, run: RunRow, item: OutboxItem, seq: number, targets: Map<string, RunTarget | null>, carried?: CarriedStats): Promise<FollowUp> {
     if (this.turn) this.turn.effected = true;
     if (item.type === "stats") {
       const recorded = span(this.env, "flow.stats");
@@ -1352,7 +1368,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
     const performed = span(this.env, `flow.effect-${item.type}`);
     try {
-      return await performEffect(this.env, db, target, item, `flow:${run.id}:${seq}`);
+      return await performEffect(this.env, db, target, item, `flow:${run.id}:${seq}`, carried);
     } finally {
       performed();
     }

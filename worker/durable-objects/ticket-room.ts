@@ -62,12 +62,18 @@ import { hubOf } from "../lib/realtime";
 import { recordFirstResponse } from "../lib/dashboard";
 import { applyStatus, presentOrphanStatuses, takeOrphanStatusesQuery } from "../pipeline/statuses";
 import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
+import { statsStatements, type FlowStepStats } from "../lib/flows";
 import { span } from "../lib/bench-trace";
 
 /** A message to store; `seq`, ids and timestamps are filled in by the room. */
 export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> & { id?: string };
 
-export type AppendResult = { message: MessageAnswer; duplicate: boolean };
+/**
+ * `statsRecorded`: the flow step's stats handed to `sendOutbound` were counted with this message's
+ * insert, or were when it was first stored (a duplicate: its insert carried them then); absent when
+ * none were handed in (issue 16).
+ */
+export type AppendResult = { message: MessageAnswer; duplicate: boolean; statsRecorded?: boolean };
 
 /** Hub events for one audience (CompanyHub.publishGroups). */
 export type HubGroup = { bodies: HubEventBody[]; audience: Audience };
@@ -391,27 +397,30 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * (issue 16: the insert, the ticket's list entry and its read-back are one D1 batch). `newTicket`:
    * the caller has just created this ticket (its first message: no D1 look-up of earlier seqs).
    */
-  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup } = {}): Promise<AppendResult> {
+  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup; stats?: FlowStepStats } = {}): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
     const run = this.appends.then(() => {
       waited();
-      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish);
+      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats);
     });
     this.appends = run.catch(() => undefined);
     return run;
   }
 
-  private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup): Promise<AppendResult> {
+  private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup, handedStats?: FlowStepStats): Promise<AppendResult> {
     const db = getDb(this.env.DB);
+    // Counted with the insert only under an id of the room's own (a new one exists only if this very
+    // insert made it); with a caller's id they are left to the caller (`statsRecorded` absent).
+    const stats = input.id === undefined ? handedStats : undefined;
     // No look-up before the insert when the insert's own unique index catches a duplicate: the
     // caller found no message with this provider id (`fresh`), or the message has no provider id
     // (ours: outbound, caught by `messages_company_idempotency_uq` on its idempotency key, or with
     // no key nothing to repeat). A conflicting insert then answers the row found after it.
     const skipLookup = input.externalId ? fresh : true;
     const existing = skipLookup ? undefined : await this.findExisting(input);
-    if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true };
+    if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true, ...(stats ? { statsRecorded: true } : {}) };
     const at = Date.now();
     const row: MessageRow = { ...input, id: input.id ?? newId(), seq: await this.nextSeq(input.ticketId, newTicket), createdAt: at, updatedAt: at };
     const visible = input.type !== "reaction";
@@ -421,21 +430,28 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // a duplicate moves nothing) and the ticket as the lists show it.
     const batched = span(this.env, "room.batch");
     const q = appendQueries(db, row, visible, unread);
-    const [inserted, , ...ticketRows] = await batchPrepared(db, [
-      [q.insert, insertValues(row)],
-      [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }],
-      [q.ticket, { ticketId: input.ticketId, companyId: input.companyId }],
-      [q.contact, { ticketId: input.ticketId, companyId: input.companyId }],
-      [q.connection, { ticketId: input.ticketId, companyId: input.companyId }],
-      [q.assignee, { ticketId: input.ticketId, companyId: input.companyId }],
-    ]);
+    const [inserted, , ...ticketRows] = await batchPrepared(
+      db,
+      [
+        [q.insert, insertValues(row)],
+        [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }],
+        [q.ticket, { ticketId: input.ticketId, companyId: input.companyId }],
+        [q.contact, { ticketId: input.ticketId, companyId: input.companyId }],
+        [q.connection, { ticketId: input.ticketId, companyId: input.companyId }],
+        [q.assignee, { ticketId: input.ticketId, companyId: input.companyId }],
+      ],
+      [],
+      // A flow step's stats, counted only if this very row was inserted (issue 16: a send performed
+      // again conflicts on its idempotency key and does not count them twice).
+      stats ? statsStatements(db, stats, row.id) : [],
+    );
     batched();
     if (!inserted[0]) {
       // The seq taken for the duplicate is given back (appends run one at a time, so it is still the
       // last one handed out): the ticket's seqs stay without gaps.
       this.ctx.storage.sql.exec("UPDATE meta SET v = v - 1 WHERE k = 'seq' AND v = ?", row.seq);
       const again = await this.findExisting(input);
-      if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true };
+      if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true, ...(stats ? { statsRecorded: true } : {}) };
       throw new Error("message insert conflicted but no existing row was found");
     }
     // A member's (or the API's) first answer in a customer's ticket: the dashboard's first response (issue 12).
@@ -447,7 +463,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // The list entry read in the batch, unless the first response changed the ticket since.
     const ticketAnswer = firstResponse ? undefined : presentTicketBatch(ticketRows);
     await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer, alsoPublish);
-    return { message: message!, duplicate: false };
+    return { message: message!, duplicate: false, ...(stats ? { statsRecorded: true } : {}) };
   }
 
   /**
@@ -462,9 +478,14 @@ export class TicketRoom extends DurableObject<AppEnv> {
     recipient: { externalId: string; phone: string | null },
     /** The connection (input.connectionId, the caller's read of it): its first attempt does not read it again. */
     connection?: ConnectionRow,
+    /**
+     * The stats of the flow step that sent this message, counted in the insert's own batch (issue 16:
+     * not a D1 round trip of their own); the answer's `statsRecorded` says they were.
+     */
+    stats?: FlowStepStats,
   ): Promise<AppendResult> {
     const queued = span(this.env, "room.send-queued");
-    const result = await this.append(input);
+    const result = await this.append(input, stats ? { stats } : {});
     if (result.duplicate) return result;
     if (connection && connection.id === input.connectionId && connection.companyId === input.companyId) this.handedConnections.set(result.message.id, connection);
     this.ctx.storage.sql.exec(

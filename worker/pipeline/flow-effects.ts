@@ -25,7 +25,7 @@ import { adapterFor } from "../channels";
 import type { ChannelCapabilities, OutboundMessage } from "../channels/types";
 import { companyTimeZone, computeContactValues, contactValueQueries, customFieldsQuery, ensureTags, fieldValueStatements, normalizeFieldValue, runBatch } from "../lib/contacts";
 import { batchPrepared, prepared, type Db } from "../lib/db";
-import { advanceRotary } from "../lib/flows";
+import { advanceRotary, type FlowStepStats } from "../lib/flows";
 import { customEventStatement, recordResolution } from "../lib/dashboard";
 import { newId } from "../lib/ids";
 import { AppError } from "../lib/errors";
@@ -235,11 +235,19 @@ function capabilitiesOf(env: AppEnv, connection: Pick<ConnectionRow, "channel">)
 }
 
 /**
+ * The stats of the step a send belongs to, handed to `performEffect` with it (issue 16): counted in
+ * the D1 batch that stores the message when the send stores one; `recorded` is then set true (else
+ * the caller records them itself).
+ */
+export type CarriedStats = { stats: FlowStepStats; recorded: boolean };
+
+/**
  * Performs one effect. `key` makes a send idempotent (a send performed again after a crash answers
  * the first message instead of sending twice). Answers what must follow. Throws only on storage or
- * D1 failures (the caller retries); channel and HTTP failures are answers, not throws.
+ * D1 failures (the caller retries); channel and HTTP failures are answers, not throws. `carried`:
+ * a send's step stats (see `CarriedStats`), ignored by every other effect.
  */
-export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effect: FlowEffect, key: string): Promise<FollowUp> {
+export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effect: FlowEffect, key: string, carried?: CarriedStats): Promise<FollowUp> {
   const { companyId, contactId } = target;
   switch (effect.type) {
     case "send": {
@@ -248,13 +256,15 @@ export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effe
         console.warn(`[flow] run ${target.runId} block ${effect.nodeId}: media not found, nothing sent`);
         return null;
       }
-      await sendToTicket(
+      const sent = await sendToTicket(
         env,
         { ticket: { id: target.ticketId, companyId, contactId }, connection: target.connection, recipientExternalId: target.recipientExternalId, recipientPhone: target.recipientPhone },
         content,
         null,
         key,
+        carried?.stats,
       );
+      if (carried && sent.statsRecorded === true) carried.recorded = true;
       return null;
     }
     case "presence":
