@@ -67,7 +67,7 @@ import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, Inboun
 import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
 import { batchPrepared, getDb, isUniqueViolation, prepared, type Db } from "../lib/db";
 import { armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
-import { adjustContactCount, runBatch } from "../lib/contacts";
+import { adjustContactCount, d1Statements, runBatch } from "../lib/contacts";
 import { companyDay, contactsAddedStatement, ticketOpenedStatement } from "../lib/dashboard";
 import { announceWaitingTicket, onlineMembersQuery, waitingTicketEvent } from "../lib/online-members";
 import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
@@ -80,7 +80,7 @@ import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { claimBroadcastReply } from "../lib/broadcasts";
 import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
 import { applyOptOut } from "../lib/opt-out";
-import { buildContext, contextOf, contextQueries, performEffect, type ContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
+import { buildContext, contextOf, contextQueries, createdContextReads, performEffect, type CarriedStats, type ContextRows, type CreatedContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
 import { span } from "../lib/bench-trace";
 
 /**
@@ -238,6 +238,16 @@ type Turn = {
   insertedTicket?: TicketRow;
   /** An effect was performed in this turn (the contact may have changed since it was read). */
   effected?: boolean;
+  /**
+   * The message this turn stored for the contact it created (`createdContactId`): its body and media
+   * key, which are that contact's last message and last media in a flow's first context (issue 16).
+   */
+  stored?: { contactId: string; body: string; mediaKey: string | null };
+  /**
+   * The reads of a created contact's first context for the flow about to start, begun before the
+   * message was stored so they run while it is (issue 16, `createdContextReads`).
+   */
+  contextReads?: { companyId: string; contactId: string; flowId: string; rows: Promise<CreatedContextRows> };
 };
 
 /** A placeholder standing for a string value of a prepared query (see `prepared` in worker/lib/db.ts). */
@@ -396,6 +406,7 @@ export class ContactSession extends DurableObject<AppEnv> {
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
+      const started = span(env, "session.start");
       const sql = this.ctx.storage.sql;
       // One exec when the storage is current (issue 16: every object start ran thirteen).
       const found = sql
@@ -404,6 +415,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       if (found.v === SESSION_SCHEMA) {
         // A fired alarm is used up; one lost in a restart is repaired from what storage says is due.
         await this.rearm();
+        started();
         return;
       }
       // No `runs` table yet: a new object (nothing to upgrade, nothing due).
@@ -421,6 +433,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       );
       // A new object has no timer or outbox to re-arm for; an older one's alarm is repaired.
       if (!created) await this.rearm();
+      started();
     });
   }
 
@@ -785,6 +798,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     if (keyword) {
       const version = await this.version(db, companyId, keyword.flowId, null);
       if (version) {
+        this.readContextAhead(db, companyId, contact.id, keyword.flowId);
         const { ticket, created } = await this.ticketFor(db, connection, contact, event);
         const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
         await countKeywordMessage(db, companyId, keyword.id);
@@ -829,10 +843,9 @@ export class ContactSession extends DurableObject<AppEnv> {
     if (existing && !(again && (await openedBy(db, existing, event.externalId)))) return this.storeInbound(db, connection, contact, existing, event, false);
 
     // 4. The connection's default flow.
-    const defaults = await defaultFlowsOf(db, companyId, connection.id, preFlows);
-    const isMedia = ["image", "audio", "video", "document", "sticker", "ptv"].includes(event.type);
-    const flowId = isMedia ? (defaults.mediaFlowId ?? defaults.defaultFlowId) : defaults.defaultFlowId;
+    const flowId = defaultFlowFor(await defaultFlowsOf(db, companyId, connection.id, preFlows), event);
     if (flowId && (await this.version(db, companyId, flowId, null))) {
+      this.readContextAhead(db, companyId, contact.id, flowId);
       const { ticket, created } = await this.ticketFor(db, connection, contact, event);
       const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
       const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId, depth: 0, handles: event.externalId });
@@ -919,6 +932,8 @@ export class ContactSession extends DurableObject<AppEnv> {
     );
     appended();
     if (this.turn) this.turn.touchedContactId = contact.id;
+    // A contact this turn created has this one message: its last message and media (issue 16).
+    if (this.turn && !result.duplicate && this.turn.createdContactId === contact.id) this.turn.stored = { contactId: contact.id, body: event.body, mediaKey: media.key };
     const after = span(this.env, "session.after-append");
     // A ticket just created reaches the hub's lists with its first message: the room's publish of
     // the message carries the ticket's list entry read after the insert (issue 16: no second
@@ -1230,7 +1245,42 @@ export class ContactSession extends DurableObject<AppEnv> {
     if (event.kind !== "start" || !turn || turn.effected || !routed || !zone) return undefined;
     if (routed.contact.id !== run.contact_id || routed.contact.companyId !== run.company_id) return undefined;
     if (routed.connection.id !== run.connection_id || routed.connection.companyId !== run.company_id) return undefined;
-    return { contact: routed.contact, timezone: zone.timezone, channel: routed.connection.channel, created: turn.createdContactId === run.contact_id };
+    const created = turn.createdContactId === run.contact_id;
+    const stored = created && turn.stored?.contactId === run.contact_id ? { body: turn.stored.body, mediaKey: turn.stored.mediaKey } : undefined;
+    const ahead = turn.contextReads;
+    const prefetched = stored && ahead && ahead.companyId === run.company_id && ahead.contactId === run.contact_id && ahead.flowId === run.flow_id ? ahead.rows : undefined;
+    // Used once: a later start (a connected flow) reads its own.
+    if (prefetched) turn.contextReads = undefined;
+    return { contact: routed.contact, timezone: zone.timezone, channel: routed.connection.channel, created, ...(stored ? { stored } : {}), ...(prefetched ? { prefetched } : {}) };
+  }
+
+  /**
+   * The flow a new contact's message most likely starts, for reading its first context ahead: the
+   * connection's default flow for the message (step 4 of the file header) when the message's read
+   * batch saw it published; null otherwise (then nothing is read ahead).
+   */
+  private async likelyFirstFlow(db: Db, connection: ConnectionRow, event: InboundMessage): Promise<string | null> {
+    const pre = this.turn?.pre;
+    if (!pre) return null;
+    const flowId = defaultFlowFor(await defaultFlowsOf(db, connection.companyId, connection.id, pre.flows), event);
+    return flowId && pre.published.has(flowId) ? flowId : null;
+  }
+
+  /**
+   * Starts the reads of the first context of `flowId` for `contactId` when this turn created that
+   * contact (`createdContextReads`: its fields and the flow's rotary counters), so the D1 round trip
+   * runs while the message is stored instead of after it (issue 16). A failure surfaces where the
+   * context is built (never as an unhandled rejection).
+   */
+  private readContextAhead(db: Db, companyId: string, contactId: string, flowId: string): void {
+    const turn = this.turn;
+    if (!turn || turn.createdContactId !== contactId || turn.effected) return;
+    const read = turn.contextReads;
+    // Read already, with the new contact's insert (`likelyFirstFlow`).
+    if (read && read.companyId === companyId && read.contactId === contactId && read.flowId === flowId) return;
+    const rows = createdContextReads(db, companyId, flowId);
+    rows.catch(() => undefined);
+    turn.contextReads = { companyId, contactId, flowId, rows };
   }
 
   /** Computes one step of `run` (pure; nothing stored). Null when the flow or contact is gone (the run is failed). */
@@ -1332,10 +1382,13 @@ export class ContactSession extends DurableObject<AppEnv> {
         if (!row) break;
         const item: OutboxItem = JSON.parse(row.item);
         const run = this.run(row.run_id);
+        // A send followed by its step's stats carries them into the batch that stores its message
+        // (issue 16: no D1 round trip of their own); both leave the outbox together once counted.
+        const carried = item.type === "send" && run ? this.statsAfter(run, row.seq) : undefined;
         let followUp: FollowUp = null;
         try {
           maybeFailHere(this.env, this.ctx.storage.sql, "effect");
-          if (run) followUp = await this.perform(db, run, item, row.seq, targets);
+          if (run) followUp = await this.perform(db, run, item, row.seq, targets, carried?.carried);
         } catch (error) {
           console.error(`[contact-session] effect ${item.type} of run ${row.run_id} failed (attempt ${row.attempts + 1})`, error);
           if (row.attempts + 1 < MAX_EFFECT_ATTEMPTS) {
@@ -1348,7 +1401,8 @@ export class ContactSession extends DurableObject<AppEnv> {
             message: `The step "${item.type}" failed ${MAX_EFFECT_ATTEMPTS} times and was skipped: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500),
           });
         }
-        this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq = ?", row.seq);
+        if (carried?.carried.recorded) this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq IN (?, ?)", row.seq, carried.seq);
+        else this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq = ?", row.seq);
         if (followUp && run) {
           if (followUp.kind === "http_result") {
             const fresh = this.run(run.id);
@@ -1363,7 +1417,19 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
   }
 
-  private async perform(db: Db, run: RunRow, item: OutboxItem, seq: number, targets: Map<string, RunTarget | null>): Promise<FollowUp> {
+  /**
+   * The stats item right after outbox entry `seq` when it is `run`'s (the step's stats that follow
+   * its send), as a send carries them (`CarriedStats`), with its own seq; undefined otherwise.
+   */
+  private statsAfter(run: RunRow, seq: number): { seq: number; carried: CarriedStats } | undefined {
+    const next = this.ctx.storage.sql.exec<{ seq: number; run_id: string; item: string }>("SELECT seq, run_id, item FROM outbox WHERE seq > ? ORDER BY seq LIMIT 1", seq).toArray()[0];
+    if (!next || next.run_id !== run.id) return undefined;
+    const item: OutboxItem = JSON.parse(next.item);
+    if (item.type !== "stats") return undefined;
+    return { seq: next.seq, carried: { stats: { companyId: run.company_id, flowId: run.flow_id, visited: item.visited, stoppedAt: item.stoppedAt }, recorded: false } };
+  }
+
+  private async perform(db: Db, run: RunRow, item: OutboxItem, seq: number, targets: Map<string, RunTarget | null>, carried?: CarriedStats): Promise<FollowUp> {
     if (this.turn) this.turn.effected = true;
     if (item.type === "stats") {
       const recorded = span(this.env, "flow.stats");
@@ -1384,7 +1450,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
     const performed = span(this.env, `flow.effect-${item.type}`);
     try {
-      return await performEffect(this.env, db, target, item, `flow:${run.id}:${seq}`);
+      return await performEffect(this.env, db, target, item, `flow:${run.id}:${seq}`, carried);
     } finally {
       performed();
     }
@@ -1555,13 +1621,20 @@ export class ContactSession extends DurableObject<AppEnv> {
         // but a system event's stores it in one, and a new contact has none): it goes in the same
         // batch (issue 16: one round trip, not two), handed out by the turn's first `ticketFor`.
         const ticket = this.turn?.fresh && event.type !== "system" ? newTicketRow(connection, row.id, event, at) : undefined;
-        await runBatch(db, [
+        const writes = [
           db.insert(contacts).values(row),
           adjustContactCount(db, companyId, 1),
           await contactsAddedStatement(db, companyId, 1, at),
           ...identityRows(row.id),
           ...(ticket ? await newTicketStatements(db, ticket) : []),
-        ]);
+        ];
+        // The first context of the flow a new contact's message most likely starts (the connection's
+        // default flow) is read in the same batch, after the writes (issue 16: no round trip of its own).
+        const ahead = this.turn && event.type !== "system" ? await this.likelyFirstFlow(db, connection, event) : null;
+        if (ahead) {
+          const rows = await createdContextReads(db, companyId, ahead, d1Statements(db, writes));
+          this.turn!.contextReads = { companyId, contactId: row.id, flowId: ahead, rows: Promise.resolve(rows) };
+        } else await runBatch(db, writes);
         contact = row;
         identitiesAdded = true;
         if (this.turn) {
@@ -1642,6 +1715,15 @@ export class ContactSession extends DurableObject<AppEnv> {
       return { key: null, mime: media.mime, size: null, error: "download_failed" };
     }
   }
+}
+
+/**
+ * The connection's default flow for `event` (step 4 of the file header): the media flow for a media
+ * message (else the default flow), the default flow for any other; null when none is set.
+ */
+function defaultFlowFor(defaults: Pick<ConnectionFlowsRow, "defaultFlowId" | "mediaFlowId">, event: InboundMessage): string | null {
+  const isMedia = ["image", "audio", "video", "document", "sticker", "ptv"].includes(event.type);
+  return isMedia ? (defaults.mediaFlowId ?? defaults.defaultFlowId) : defaults.defaultFlowId;
 }
 
 /** A new pending ticket of the contact `contactId` on `connection`, opened by `event` at `at` (ms UTC). */

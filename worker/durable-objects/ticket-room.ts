@@ -34,7 +34,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { connections, contacts, messages, tickets, type ConnectionRow, type MessageReaction, type MessageRow } from "../../schema";
+import { connections, messages, tickets, type ConnectionRow, type MessageReaction, type MessageRow } from "../../schema";
 import type { HubEventBody, MessageAnswer, RoomEvent, TicketAnswer } from "../../schema/realtime";
 import type { Audience } from "./company-hub";
 import type { AppEnv } from "../env";
@@ -62,12 +62,18 @@ import { hubOf } from "../lib/realtime";
 import { recordFirstResponse } from "../lib/dashboard";
 import { applyStatus, presentOrphanStatuses, takeOrphanStatusesQuery } from "../pipeline/statuses";
 import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
+import { statsStatements, type FlowStepStats } from "../lib/flows";
 import { span } from "../lib/bench-trace";
 
 /** A message to store; `seq`, ids and timestamps are filled in by the room. */
 export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> & { id?: string };
 
-export type AppendResult = { message: MessageAnswer; duplicate: boolean };
+/**
+ * `statsRecorded`: the flow step's stats handed to `sendOutbound` were counted with this message's
+ * insert, or were when it was first stored (a duplicate: its insert carried them then); absent when
+ * none were handed in (issue 16).
+ */
+export type AppendResult = { message: MessageAnswer; duplicate: boolean; statsRecorded?: boolean };
 
 /** Hub events for one audience (CompanyHub.publishGroups). */
 export type HubGroup = { bodies: HubEventBody[]; audience: Audience };
@@ -215,7 +221,6 @@ function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolea
   const p = (name: string) => sql`${sql.placeholder(name)}`;
   const ticketId = sql.placeholder("ticketId") as unknown as string;
   const companyId = sql.placeholder("companyId") as unknown as string;
-  const reads = () => ticketAnswerQueries(db, companyId, ticketId);
   return {
     // Values as SQL placeholders: passed as `insertValues` encoded them (drizzle's own encoding of a
     // placeholder would store a JSON null as the text 'null').
@@ -243,18 +248,48 @@ function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolea
         .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${sql.placeholder("messageId")})`))
         .prepare(),
     ),
-    // The sender's contact had a message now: never moved backwards by a redelivery or a late message.
-    touch: prepared(db, "append.touch", () =>
-      db
-        .update(contacts)
-        .set({ lastMessageAt: sql`MAX(COALESCE(${contacts.lastMessageAt}, 0), ${sql.placeholder("timestamp")})`, updatedAt: p("at") })
-        .where(and(eq(contacts.id, sql.placeholder("contactId") as unknown as string), eq(contacts.companyId, companyId)))
-        .prepare(),
-    ),
+    ...ticketReads(db),
+  };
+}
+
+/**
+ * The ticket's four reads for its list entry (`ticketAnswerQueries`), prepared once per drizzle
+ * instance. Placeholders: ticketId, companyId.
+ */
+function ticketReads(db: Db) {
+  const ticketId = sql.placeholder("ticketId") as unknown as string;
+  const companyId = sql.placeholder("companyId") as unknown as string;
+  const reads = () => ticketAnswerQueries(db, companyId, ticketId);
+  return {
     ticket: prepared(db, "append.ticket", () => reads()[0].prepare()),
     contact: prepared(db, "append.contact", () => reads()[1].prepare()),
     connection: prepared(db, "append.connection", () => reads()[2].prepare()),
     assignee: prepared(db, "append.assignee", () => reads()[3].prepare()),
+  };
+}
+
+/**
+ * The statements of a sent message's settle batch (`settle`), prepared once per drizzle instance
+ * (issue 16). Placeholders: externalId, at (ms UTC), messageId, companyId (the update, which moves
+ * only a `pending` status to `sent` and returns the row); connectionId, externalId (the orphan
+ * statuses taken); companyId (the event subscriptions); ticketId, companyId (the list entry's reads).
+ */
+function settleQueries(db: Db) {
+  const companyId = sql.placeholder("companyId") as unknown as string;
+  return {
+    sent: prepared(db, "settle.sent", () =>
+      db
+        .update(messages)
+        .set({ externalId: sql`${sql.placeholder("externalId")}`, status: sql`CASE WHEN ${messages.status} = 'pending' THEN 'sent' ELSE ${messages.status} END`, updatedAt: sql`${sql.placeholder("at")}` })
+        .where(and(eq(messages.id, sql.placeholder("messageId") as unknown as string), eq(messages.companyId, companyId)))
+        .returning()
+        .prepare(),
+    ),
+    orphans: prepared(db, "settle.orphans", () =>
+      takeOrphanStatusesQuery(db, sql.placeholder("connectionId") as unknown as string, sql.placeholder("externalId") as unknown as string).prepare(),
+    ),
+    subscriptions: prepared(db, "settle.subscriptions", () => subscriptionsQuery(db, companyId).prepare()),
+    ...ticketReads(db),
   };
 }
 
@@ -276,6 +311,17 @@ function isRoomViewer(value: unknown): value is RoomViewer {
     typeof value.companyId === "string" &&
     isSocketSession(value)
   );
+}
+
+/**
+ * The customer's message moved its contact's `last_message_at` to `touch.at` (ms UTC; never
+ * backwards, so a redelivery or a late message leaves it), `updated_at` to `now`: a statement for
+ * the room's append batch (issue 16: the ContactSession's read batch writes nothing).
+ */
+function touchStatement(db: Db, touch: { contactId: string; at: number }, companyId: string, now: number): D1PreparedStatement {
+  return (db.$client as D1Database)
+    .prepare("UPDATE contacts SET last_message_at = MAX(COALESCE(last_message_at, 0), ?), updated_at = ? WHERE id = ? AND company_id = ?")
+    .bind(touch.at, now, touch.contactId, companyId);
 }
 
 /** The room's `meta` table (key → integer: the ticket's seq counter, the storage's schema version). */
@@ -316,6 +362,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
+      const started = span(env, "room.start");
       const storage = this.ctx.storage.sql;
       // One exec when the storage is current (issue 16: every room start ran eleven).
       const found = storage
@@ -326,6 +373,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
         // No `sends` table before: a new room, nothing to upgrade, recover or re-arm.
         if (found.sends === 0) {
           storage.exec("INSERT INTO meta (k, v) VALUES ('schema', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", ROOM_SCHEMA);
+          started();
           return;
         }
         const columns = storage.exec<{ name: string }>("PRAGMA table_info(sends)").toArray().map((c) => c.name);
@@ -340,6 +388,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       // Sends left over by a restart go on from the alarm.
       const left = storage.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM sends").one().at;
       if (left !== null && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Math.max(left, Date.now()));
+      started();
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
@@ -389,27 +438,30 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * `touchContact`: the customer's message moves its contact's `last_message_at` to `at` (ms UTC,
    * never backwards) in the same batch (issue 16: the ContactSession's read batch writes nothing).
    */
-  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup; touchContact?: { contactId: string; at: number } } = {}): Promise<AppendResult> {
+  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup; stats?: FlowStepStats; touchContact?: { contactId: string; at: number } } = {}): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
     const run = this.appends.then(() => {
       waited();
-      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.touchContact);
+      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact);
     });
     this.appends = run.catch(() => undefined);
     return run;
   }
 
-  private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup, touch?: { contactId: string; at: number }): Promise<AppendResult> {
+  private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup, handedStats?: FlowStepStats, touch?: { contactId: string; at: number }): Promise<AppendResult> {
     const db = getDb(this.env.DB);
+    // Counted with the insert only under an id of the room's own (a new one exists only if this very
+    // insert made it); with a caller's id they are left to the caller (`statsRecorded` absent).
+    const stats = input.id === undefined ? handedStats : undefined;
     // No look-up before the insert when the insert's own unique index catches a duplicate: the
     // caller found no message with this provider id (`fresh`), or the message has no provider id
     // (ours: outbound, caught by `messages_company_idempotency_uq` on its idempotency key, or with
     // no key nothing to repeat). A conflicting insert then answers the row found after it.
     const skipLookup = input.externalId ? fresh : true;
     const existing = skipLookup ? undefined : await this.findExisting(input);
-    if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true };
+    if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true, ...(stats ? { statsRecorded: true } : {}) };
     const at = Date.now();
     const row: MessageRow = { ...input, id: input.id ?? newId(), seq: await this.nextSeq(input.ticketId, newTicket), createdAt: at, updatedAt: at };
     const visible = input.type !== "reaction";
@@ -419,27 +471,30 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // a duplicate moves nothing) and the ticket as the lists show it.
     const batched = span(this.env, "room.batch");
     const q = appendQueries(db, row, visible, unread);
-    const update = [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }] as const;
-    const reads = [
-      [q.ticket, { ticketId: input.ticketId, companyId: input.companyId }],
-      [q.contact, { ticketId: input.ticketId, companyId: input.companyId }],
-      [q.connection, { ticketId: input.ticketId, companyId: input.companyId }],
-      [q.assignee, { ticketId: input.ticketId, companyId: input.companyId }],
-    ] as const;
-    // The contact's `last_message_at` (`touch`, inbound only) moves before the reads, so the list
-    // entry read back shows it.
-    const [inserted, , ...ticketRows] = touch
-      ? await batchPrepared(db, [[q.insert, insertValues(row)], update, [q.touch, { contactId: touch.contactId, timestamp: touch.at, at, companyId: input.companyId }], ...reads]).then(
-          ([a, b, , ...rest]) => [a, b, ...rest] as const,
-        )
-      : await batchPrepared(db, [[q.insert, insertValues(row)], update, ...reads]);
+    const [inserted, , ...ticketRows] = await batchPrepared(
+      db,
+      [
+        [q.insert, insertValues(row)],
+        [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }],
+        [q.ticket, { ticketId: input.ticketId, companyId: input.companyId }],
+        [q.contact, { ticketId: input.ticketId, companyId: input.companyId }],
+        [q.connection, { ticketId: input.ticketId, companyId: input.companyId }],
+        [q.assignee, { ticketId: input.ticketId, companyId: input.companyId }],
+      ],
+      // The contact's `last_message_at` (`touch`, inbound only) moves first, so the list entry read
+      // back shows it.
+      touch ? [touchStatement(db, touch, input.companyId, at)] : [],
+      // A flow step's stats, counted only if this very row was inserted (issue 16: a send performed
+      // again conflicts on its idempotency key and does not count them twice).
+      stats ? statsStatements(db, stats, row.id) : [],
+    );
     batched();
     if (!inserted[0]) {
       // The seq taken for the duplicate is given back (appends run one at a time, so it is still the
       // last one handed out): the ticket's seqs stay without gaps.
       this.ctx.storage.sql.exec("UPDATE meta SET v = v - 1 WHERE k = 'seq' AND v = ?", row.seq);
       const again = await this.findExisting(input);
-      if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true };
+      if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true, ...(stats ? { statsRecorded: true } : {}) };
       throw new Error("message insert conflicted but no existing row was found");
     }
     // A member's (or the API's) first answer in a customer's ticket: the dashboard's first response (issue 12).
@@ -451,7 +506,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // The list entry read in the batch, unless the first response changed the ticket since.
     const ticketAnswer = firstResponse ? undefined : presentTicketBatch(ticketRows);
     await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer, alsoPublish);
-    return { message: message!, duplicate: false };
+    return { message: message!, duplicate: false, ...(stats ? { statsRecorded: true } : {}) };
   }
 
   /**
@@ -466,8 +521,14 @@ export class TicketRoom extends DurableObject<AppEnv> {
     recipient: { externalId: string; phone: string | null },
     /** The connection (input.connectionId, the caller's read of it): its first attempt does not read it again. */
     connection?: ConnectionRow,
+    /**
+     * The stats of the flow step that sent this message, counted in the insert's own batch (issue 16:
+     * not a D1 round trip of their own); the answer's `statsRecorded` says they were.
+     */
+    stats?: FlowStepStats,
   ): Promise<AppendResult> {
-    const result = await this.append(input);
+    const queued = span(this.env, "room.send-queued");
+    const result = await this.append(input, stats ? { stats } : {});
     if (result.duplicate) return result;
     if (connection && connection.id === input.connectionId && connection.companyId === input.companyId) this.handedConnections.set(result.message.id, connection);
     this.ctx.storage.sql.exec(
@@ -480,6 +541,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       JSON.stringify(recipient),
     );
     this.ctx.waitUntil(this.pump().catch((e) => console.error("[ticket-room] send failed", e)));
+    queued();
     return result;
   }
 
@@ -489,7 +551,8 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * ALARM_RETRY_MS out, so the queue never stalls; it then rejects.
    */
   private pump(): Promise<void> {
-    const run = this.outbox.then(() => this.pumpNow()).catch(async (error: unknown) => {
+    const waited = span(this.env, "room.pump-wait");
+    const run = this.outbox.then(() => (waited(), this.pumpNow())).catch(async (error: unknown) => {
       await this.ctx.storage.setAlarm(Date.now() + ALARM_RETRY_MS);
       throw error;
     });
@@ -590,12 +653,16 @@ export class TicketRoom extends DurableObject<AppEnv> {
       const adapter = adapterFor(this.env, connection);
       // Mark the attempt and arm the lease, durably, before the request leaves (file header).
       // in_flight_at > 0 where the provider can confirm by reference, -1 where it cannot.
+      const marked = span(this.env, "room.send-mark");
       this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = ? WHERE seq = ?", adapter.confirmsByReference ? Date.now() : -1, row.seq);
       await this.ctx.storage.setAlarm(Date.now() + SEND_LEASE_MS);
       await this.ctx.storage.sync();
+      marked();
+      const requested = span(this.env, "room.send-request");
       try {
         result = takeArmedFault(this.env, this.ctx.storage.sql, "send") ? injectedSendAnswer() : await adapter.send(connection, recipient, outbound, row.message_id);
       } finally {
+        requested();
         this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = NULL WHERE seq = ?", row.seq);
       }
     } else {
@@ -636,15 +703,17 @@ export class TicketRoom extends DurableObject<AppEnv> {
     if (result.ok) {
       // One round trip (issue 16): the update with the row it leaves, the statuses that came before
       // the provider's id, the company's event subscriptions and the ticket's list entry.
-      const [updated, orphanRows, subscriptions, ...ticketRows] = await db.batch([
-        db
-          .update(messages)
-          .set({ externalId: result.externalId, status: sql`CASE WHEN ${messages.status} = 'pending' THEN 'sent' ELSE ${messages.status} END`, updatedAt: at })
-          .where(where)
-          .returning(),
-        takeOrphanStatusesQuery(db, row.connection_id, result.externalId),
-        subscriptionsQuery(db, row.company_id),
-        ...ticketAnswerQueries(db, row.company_id, row.ticket_id),
+      // Prepared once per isolate (issue 16: drizzle built these seven statements for every send).
+      const q = settleQueries(db);
+      const ofTicket = { ticketId: row.ticket_id, companyId: row.company_id };
+      const [updated, orphanRows, subscriptions, ...ticketRows] = await batchPrepared(db, [
+        [q.sent, { externalId: result.externalId, at, messageId: row.message_id, companyId: row.company_id }],
+        [q.orphans, { connectionId: row.connection_id, externalId: result.externalId }],
+        [q.subscriptions, { companyId: row.company_id }],
+        [q.ticket, ofTicket],
+        [q.contact, ofTicket],
+        [q.connection, ofTicket],
+        [q.assignee, ofTicket],
       ]);
       const orphans = presentOrphanStatuses(orphanRows);
       if (orphans.length > 0) {

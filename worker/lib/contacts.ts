@@ -74,11 +74,19 @@ const dialect = new SQLiteAsyncDialect();
  * take raw `db.run(sql)` statements (they have no prepared D1 statement).
  */
 export async function runBatch(db: Db, statements: Statement[]): Promise<void> {
-  const prepared = statements.map((s) => {
+  const prepared = d1Statements(db, statements);
+  if (prepared.length) await db.$client.batch(prepared);
+}
+
+/**
+ * `statements` as bound D1 statements, as `runBatch` runs them, for a caller's own batch (issue 16:
+ * a new contact's writes and the reads of its first flow context in one round trip).
+ */
+export function d1Statements(db: Db, statements: Statement[]): D1PreparedStatement[] {
+  return statements.map((s) => {
     const query = is(s, SQL) ? dialect.sqlToQuery(s) : s.toSQL();
     return db.$client.prepare(query.sql).bind(...query.params);
   });
-  if (prepared.length) await db.$client.batch(prepared);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -458,6 +466,15 @@ function treeOf(field: CustomFieldRow): FormulaNode | null {
 }
 
 /**
+ * The company's custom fields (every column), by name: the first query of `contactValueQueries`,
+ * also prepared on its own for a new contact's first flow context (issue 16,
+ * worker/pipeline/flow-effects.ts `createdContextReads`).
+ */
+export function customFieldsQuery(db: Db, companyId: string) {
+  return db.select().from(customFields).where(eq(customFields.companyId, companyId)).orderBy(customFields.name);
+}
+
+/**
  * The reads of `computeContactValues` as queries not yet run (the company's fields, the contact's
  * stored values, its newest inbound message with text and with media), so a caller can put them in
  * one D1 batch with its own (issue 16: the flow context of a bot reply).
@@ -465,7 +482,7 @@ function treeOf(field: CustomFieldRow): FormulaNode | null {
 export function contactValueQueries(db: Db, companyId: string, contactId: string) {
   const newestIn = and(eq(messages.companyId, companyId), eq(messages.contactId, contactId), eq(messages.direction, "in"), isNull(messages.deletedAt));
   return [
-    db.select().from(customFields).where(eq(customFields.companyId, companyId)).orderBy(customFields.name),
+    customFieldsQuery(db, companyId),
     db
       .select({ fieldId: contactFieldValues.fieldId, value: contactFieldValues.value, valueNumber: contactFieldValues.valueNumber })
       .from(contactFieldValues)

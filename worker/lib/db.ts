@@ -75,10 +75,14 @@ type PreparedResult<P> = P extends { execute(values?: Record<string, unknown>): 
 /**
  * Runs prepared queries (from `prepared`) with their placeholder values as ONE D1 batch, answering
  * each query's result as drizzle's `db.batch` would (the same mapping, the same one round trip).
+ * `before` and `after`: statements run first and last in the same batch (and transaction), their
+ * results not answered (issue 16: a caller's writes and the reads that follow them in one round trip).
  */
 export async function batchPrepared<const T extends readonly (readonly [PreparedLike, Record<string, unknown>])[]>(
   db: Db,
   items: T,
+  before: readonly D1PreparedStatement[] = [],
+  after: readonly D1PreparedStatement[] = [],
 ): Promise<{ -readonly [K in keyof T]: PreparedResult<T[K][0]> }> {
   const client = db.$client as D1Database;
   const statements = items.map(([query, values]) => {
@@ -87,6 +91,6 @@ export async function batchPrepared<const T extends readonly (readonly [Prepared
     const stmt = (query as unknown as { stmt?: D1PreparedStatement }).stmt ?? client.prepare(text);
     return params.length > 0 ? stmt.bind(...fillPlaceholders(params, values)) : stmt;
   });
-  const results = await client.batch(statements);
+  const results = (await client.batch([...before, ...statements, ...after])).slice(before.length, before.length + statements.length);
   return results.map((result, i) => items[i]![0].mapResult(result, true)) as { -readonly [K in keyof T]: PreparedResult<T[K][0]> };
 }

@@ -178,31 +178,57 @@ export async function defaultFlowsOf(
 }
 
 /**
+ * The blocks a step passed, as the session's outbox keeps them (issue 16): `visited` node ids (a
+ * block entered twice counts twice) and `stoppedAt`, the block a run ended on (null: not ended), of
+ * flow `flowId` of company `companyId`.
+ */
+export type FlowStepStats = { companyId: string; flowId: string; visited: readonly string[]; stoppedAt: string | null };
+
+/**
  * Adds to the per-block stats of a flow: +1 `reached` for every entry of `visited` (a block entered
  * twice counts twice), +1 `stopped` on `stoppedAt` (the block a run ended on).
  */
 export async function recordStats(db: Db, companyId: string, flowId: string, visited: readonly string[], stoppedAt: string | null): Promise<void> {
-  const counts = new Map<string, { reached: number; stopped: number }>();
-  for (const nodeId of visited) counts.set(nodeId, { reached: (counts.get(nodeId)?.reached ?? 0) + 1, stopped: 0 });
-  if (stoppedAt) counts.set(stoppedAt, { reached: counts.get(stoppedAt)?.reached ?? 0, stopped: 1 });
-  if (!counts.size) return;
-  // A few statements in SQL written once, at most STATS_ROWS_PER_STATEMENT blocks each, in one
-  // round trip (issue 16/10: building an upsert per block with the query builder was a visible
-  // share of a broadcast's CPU per recipient).
-  const rows = [...counts.entries()];
-  const statements: D1PreparedStatement[] = [];
-  for (let at = 0; at < rows.length; at += STATS_ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(at, at + STATS_ROWS_PER_STATEMENT);
-    const values = chunk.flatMap(([nodeId, c]) => [companyId, flowId, nodeId, c.reached, c.stopped]);
-    statements.push(db.$client.prepare(`${STATS_UPSERT_HEAD}${chunk.map(() => "(?, ?, ?, ?, ?, 0)").join(", ")}${STATS_UPSERT_TAIL}`).bind(...values));
-  }
+  const statements = statsStatements(db, { companyId, flowId, visited, stoppedAt });
+  if (statements.length === 0) return;
   if (statements.length === 1) await statements[0]!.run();
   else await db.$client.batch(statements);
 }
 
+/**
+ * The statements of `recordStats`, for a caller's own D1 batch. `ifMessage`: they count only when
+ * the message with this id exists when they run (issue 16: a flow's reply carries its step's stats
+ * into the batch that inserts it, after the insert, so a send performed again, whose insert
+ * conflicts, does not count them twice). No statement when the step passed no block.
+ */
+export function statsStatements(db: Db, stats: FlowStepStats, ifMessage?: string): D1PreparedStatement[] {
+  const { companyId, flowId, visited, stoppedAt } = stats;
+  const counts = new Map<string, { reached: number; stopped: number }>();
+  for (const nodeId of visited) counts.set(nodeId, { reached: (counts.get(nodeId)?.reached ?? 0) + 1, stopped: 0 });
+  if (stoppedAt) counts.set(stoppedAt, { reached: counts.get(stoppedAt)?.reached ?? 0, stopped: 1 });
+  // A few statements in SQL written once, at most STATS_ROWS_PER_STATEMENT blocks each, in one
+  // round trip (issue 16/10: building an upsert per block with the query builder was a visible
+  // share of a broadcast's CPU per recipient).
+  const rows = [...counts.entries()];
+  // The condition's message id takes one of D1's 100 bound parameters.
+  const perStatement = ifMessage === undefined ? STATS_ROWS_PER_STATEMENT : STATS_ROWS_PER_STATEMENT - 1;
+  const statements: D1PreparedStatement[] = [];
+  for (let at = 0; at < rows.length; at += perStatement) {
+    const chunk = rows.slice(at, at + perStatement);
+    const values = chunk.flatMap(([nodeId, c]) => [companyId, flowId, nodeId, c.reached, c.stopped]);
+    const tuples = chunk.map(() => "(?, ?, ?, ?, ?, 0)").join(", ");
+    statements.push(
+      ifMessage === undefined
+        ? db.$client.prepare(`${STATS_UPSERT_HEAD}VALUES ${tuples}${STATS_UPSERT_TAIL}`).bind(...values)
+        : db.$client.prepare(`${STATS_UPSERT_HEAD}SELECT * FROM (VALUES ${tuples}) WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?)${STATS_UPSERT_TAIL}`).bind(...values, ifMessage),
+    );
+  }
+  return statements;
+}
+
 /** Blocks per stats statement: 5 bound values each, under D1's 100 bound parameters per statement. */
 const STATS_ROWS_PER_STATEMENT = 20;
-const STATS_UPSERT_HEAD = "INSERT INTO flow_stats (company_id, flow_id, node_id, reached, stopped, rotary) VALUES ";
+const STATS_UPSERT_HEAD = "INSERT INTO flow_stats (company_id, flow_id, node_id, reached, stopped, rotary) ";
 const STATS_UPSERT_TAIL = " ON CONFLICT (flow_id, node_id) DO UPDATE SET reached = flow_stats.reached + excluded.reached, stopped = flow_stats.stopped + excluded.stopped";
 
 /** The rotary counters of a flow's blocks (node id → contacts handed out). */

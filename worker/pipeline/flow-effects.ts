@@ -23,9 +23,9 @@ import { checkPublicHttpUrl, hashPixelUserData } from "../flows";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
 import type { ChannelCapabilities, OutboundMessage } from "../channels/types";
-import { companyTimeZone, computeContactValues, contactValueQueries, ensureTags, fieldValueStatements, normalizeFieldValue, runBatch } from "../lib/contacts";
-import type { Db } from "../lib/db";
-import { advanceRotary } from "../lib/flows";
+import { companyTimeZone, computeContactValues, contactValueQueries, customFieldsQuery, ensureTags, fieldValueStatements, normalizeFieldValue, runBatch } from "../lib/contacts";
+import { batchPrepared, prepared, type Db } from "../lib/db";
+import { advanceRotary, type FlowStepStats } from "../lib/flows";
 import { customEventStatement, recordResolution } from "../lib/dashboard";
 import { newId } from "../lib/ids";
 import { AppError } from "../lib/errors";
@@ -84,6 +84,16 @@ export async function buildContext(
   const contactRows = [known.contact];
   const companyRows = [{ timezone: known.timezone }];
   const connectionRows = connectionId ? [{ channel: known.channel }] : [];
+  if (known.created && known.stored) {
+    // A contact inserted in this very turn whose one message the turn stored: its last message and
+    // last media are that message's, so only the company's fields and the flow's rotary counters
+    // are read (issue 16), read ahead by the caller while the message was stored when it could.
+    const { body, mediaKey } = known.stored;
+    const [fields, rotary] = await (known.prefetched ?? createdContextReads(db, companyId, flowId));
+    const text = body !== "" ? [{ body }] : [];
+    const media = mediaKey ? [{ mediaKey }] : [];
+    return contextOf(env, db, [contactRows, fields, [], text, media, [], [], companyRows, rotary, connectionRows], now, connectionId);
+  }
   if (known.created) {
     // A contact inserted in this very turn has no stored values, campaign or tags yet.
     const [fields, text, media, rotary] = await db.batch([fieldsQuery, textQuery, mediaQuery, rotaryQuery]);
@@ -99,7 +109,60 @@ export async function buildContext(
  * channel, and whether the turn inserted the contact (`created`: then it has no values, campaign or
  * tags). Only valid before any effect of the turn has run (an effect may change the contact).
  */
-export type KnownContext = { contact: ContactRow; timezone: string; channel: ConnectionRow["channel"]; created: boolean };
+export type KnownContext = {
+  contact: ContactRow;
+  timezone: string;
+  channel: ConnectionRow["channel"];
+  created: boolean;
+  /**
+   * With `created`: the one message the turn stored for the contact (its body, and its media's R2
+   * key or null), so its last message and last media are known without a read (issue 16). Absent:
+   * they are read from D1.
+   */
+  stored?: { body: string; mediaKey: string | null };
+  /**
+   * With `created` and `stored`: `createdContextReads` for this very company and flow, started by
+   * the caller ahead of time (while the message was being stored); read here when absent.
+   */
+  prefetched?: Promise<CreatedContextRows>;
+};
+
+/**
+ * The reads of a created contact's first context (see `KnownContext.stored`), built and prepared
+ * once per isolate with placeholders (companyId, flowId): the company's custom fields by name and
+ * the flow's rotary counters (issue 16: the rest of the context is known in the turn).
+ */
+function createdContextQueries(db: Db) {
+  const companyId = sql.placeholder("companyId") as unknown as string;
+  const flowId = sql.placeholder("flowId") as unknown as string;
+  return {
+    fields: prepared(db, "context.created.fields", () => customFieldsQuery(db, companyId).prepare()),
+    rotary: prepared(db, "context.created.rotary", () => rotaryQuery(db, companyId, flowId).prepare()),
+  };
+}
+
+/** What `createdContextReads` answers: the company's custom fields (by name) and the flow's rotary counters (`{nodeId, rotary}`). */
+export type CreatedContextRows = [ContextRows[1], ContextRows[8]];
+
+/**
+ * The company's custom fields and flow `flowId`'s rotary counters in one D1 batch: what a contact
+ * created in the running turn still needs for its first flow context (issue 16). A caller starts it
+ * before storing the message and hands the promise in `KnownContext.prefetched`, so the round trip
+ * runs while the message is stored; or runs it after its own writes `before`, in the same batch
+ * (the new contact's insert: no round trip of its own).
+ */
+export async function createdContextReads(db: Db, companyId: string, flowId: string, before: readonly D1PreparedStatement[] = []): Promise<CreatedContextRows> {
+  const q = createdContextQueries(db);
+  const [fields, rotary] = await batchPrepared(
+    db,
+    [
+      [q.fields, { companyId }],
+      [q.rotary, { companyId, flowId }],
+    ],
+    before,
+  );
+  return [fields, rotary] as CreatedContextRows;
+}
 
 /**
  * The reads of `buildContext`, for a caller's own D1 batch (issue 10/16: a flow started on a
@@ -116,16 +179,21 @@ export function contextQueries(db: Db, companyId: string, contactId: string, flo
       .innerJoin(tags, eq(tags.id, contactTags.tagId))
       .where(and(eq(contactTags.companyId, companyId), eq(contactTags.contactId, contactId))),
     db.select({ timezone: companies.timezone }).from(companies).where(eq(companies.id, companyId)).limit(1),
-    db
-      .select({ nodeId: flowStats.nodeId, rotary: flowStats.rotary })
-      .from(flowStats)
-      .where(and(eq(flowStats.companyId, companyId), eq(flowStats.flowId, flowId), sql`${flowStats.rotary} > 0`)),
+    rotaryQuery(db, companyId, flowId),
     db
       .select({ channel: connections.channel })
       .from(connections)
       .where(and(eq(connections.id, connectionId ?? ""), eq(connections.companyId, companyId)))
       .limit(1),
   ] as const;
+}
+
+/** The flow's rotary counters (`{nodeId, rotary}` of its blocks that handed out a contact), as a query not yet run. */
+function rotaryQuery(db: Db, companyId: string, flowId: string) {
+  return db
+    .select({ nodeId: flowStats.nodeId, rotary: flowStats.rotary })
+    .from(flowStats)
+    .where(and(eq(flowStats.companyId, companyId), eq(flowStats.flowId, flowId), sql`${flowStats.rotary} > 0`));
 }
 
 /** The rows `contextQueries` answered, in its order. */
@@ -167,11 +235,19 @@ function capabilitiesOf(env: AppEnv, connection: Pick<ConnectionRow, "channel">)
 }
 
 /**
+ * The stats of the step a send belongs to, handed to `performEffect` with it (issue 16): counted in
+ * the D1 batch that stores the message when the send stores one; `recorded` is then set true (else
+ * the caller records them itself).
+ */
+export type CarriedStats = { stats: FlowStepStats; recorded: boolean };
+
+/**
  * Performs one effect. `key` makes a send idempotent (a send performed again after a crash answers
  * the first message instead of sending twice). Answers what must follow. Throws only on storage or
- * D1 failures (the caller retries); channel and HTTP failures are answers, not throws.
+ * D1 failures (the caller retries); channel and HTTP failures are answers, not throws. `carried`:
+ * a send's step stats (see `CarriedStats`), ignored by every other effect.
  */
-export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effect: FlowEffect, key: string): Promise<FollowUp> {
+export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effect: FlowEffect, key: string, carried?: CarriedStats): Promise<FollowUp> {
   const { companyId, contactId } = target;
   switch (effect.type) {
     case "send": {
@@ -180,13 +256,15 @@ export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effe
         console.warn(`[flow] run ${target.runId} block ${effect.nodeId}: media not found, nothing sent`);
         return null;
       }
-      await sendToTicket(
+      const sent = await sendToTicket(
         env,
         { ticket: { id: target.ticketId, companyId, contactId }, connection: target.connection, recipientExternalId: target.recipientExternalId, recipientPhone: target.recipientPhone },
         content,
         null,
         key,
+        carried?.stats,
       );
+      if (carried && sent.statsRecorded === true) carried.recorded = true;
       return null;
     }
     case "presence":

@@ -8,6 +8,7 @@ import type { Json } from "../../schema/columns";
 import type { AppEnv } from "../env";
 import type { OutboundMessage } from "../channels/types";
 import type { AppendResult } from "../durable-objects/ticket-room";
+import type { FlowStepStats } from "../lib/flows";
 import { signedMediaUrl } from "../lib/media";
 import { roomOf } from "../lib/realtime";
 
@@ -46,7 +47,8 @@ export type Sender = { memberId: string; name: string; showName: boolean } | { a
 
 /**
  * Stores and sends one message. `idempotencyKey` (client-generated) makes a retried request answer
- * the first message instead of sending twice. Answers the stored message.
+ * the first message instead of sending twice. Answers the stored message. `stats`: a flow step's
+ * stats, counted in the insert's own D1 batch (issue 16; see TicketRoom.sendOutbound).
  */
 export async function sendToTicket(
   env: AppEnv,
@@ -54,11 +56,12 @@ export async function sendToTicket(
   content: OutboundContent,
   sender: Sender,
   idempotencyKey: string | null = null,
+  stats?: FlowStepStats,
 ): Promise<AppendResult> {
   const at = Date.now();
   if (content.type === "prepared") {
     const { stored } = content;
-    return store(env, target, content.outbound, sender, idempotencyKey, at, {
+    return store(env, target, content.outbound, sender, idempotencyKey, at, stats, {
       type: stored.type,
       body: stored.body,
       payload: stored.payload,
@@ -83,7 +86,7 @@ export async function sendToTicket(
       quotedExternalId,
     };
   }
-  return store(env, target, outbound, sender, idempotencyKey, at, {
+  return store(env, target, outbound, sender, idempotencyKey, at, stats, {
     type: content.type,
     body: content.body,
     payload: null,
@@ -105,6 +108,7 @@ async function store(
   sender: Sender,
   idempotencyKey: string | null,
   at: number,
+  stats: FlowStepStats | undefined,
   content: StoredContent,
 ): Promise<AppendResult> {
   const row: Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> = {
@@ -129,5 +133,5 @@ async function store(
     idempotencyKey,
     deletedAt: null,
   };
-  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, { externalId: target.recipientExternalId, phone: target.recipientPhone }, target.connection);
+  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, { externalId: target.recipientExternalId, phone: target.recipientPhone }, target.connection, stats);
 }
