@@ -12,6 +12,9 @@
 //    storage write → object B with one storage write and one D1 batch of an insert and an update,
 //    worker/durable-objects/bench-hop.ts), one pair of new objects per contact as the replies have,
 //    at the same concurrency and then one at a time; the reply figures are printed as ratios to it.
+// 4. The floor of a reply in the same run: the same skeleton whose object B then sends one text
+//    through the Graph API stand-in (the outbound request every reply makes), timed from the POST
+//    to the stand-in receiving it, as the replies are; printed with the replies' ratios to it.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile).
@@ -174,6 +177,25 @@ try {
   const skeletonSerial = [];
   for (const from of serialJobs) skeletonSerial.push(await skeleton(`s${from}`));
   skeletonSerial.sort((a, b) => a - b);
+  // 4. The floor of a reply, same run: the skeleton whose object B then sends one text through the
+  //    Graph API stand-in (the request a reply ends with), timed like the replies: from the POST to
+  //    the stand-in receiving the send.
+  const sendSkeleton = async (key, to) => {
+    const t = performance.now();
+    const res = await fetch(`${base}/api/dev/bench/skeleton?key=${key}&phoneNumberId=${phoneNumberId}&token=EAAG-bench-access-token-0000&to=${to}`, { method: "POST" });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`skeleton with send → ${res.status}`);
+    if (!replies.has(to)) throw new Error(`skeleton with send: the stand-in got nothing for ${to}`);
+    return replies.get(to) - t;
+  };
+  const sendLatencies = [];
+  const r0 = performance.now();
+  await pool(jobs, CONCURRENCY, async (from) => sendLatencies.push(await sendSkeleton(`r${from}`, `7${from}`)));
+  const sendElapsed = (performance.now() - r0) / 1000;
+  sendLatencies.sort((a, b) => a - b);
+  const sendSerial = [];
+  for (const from of serialJobs) sendSerial.push(await sendSkeleton(`q${from}`, `8${from}`));
+  sendSerial.sort((a, b) => a - b);
   const p = (xs, n) => percentile(xs, n);
 
   console.log(`
@@ -183,7 +205,9 @@ flows benchmark
                        p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
   concurrency 1:       ${serial.length}/${SERIAL} answered, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 40 ms; concurrency ${CONCURRENCY} target p50 ≤ 250 ms)
   skeleton (floor):    ${MESSAGES} at concurrency ${CONCURRENCY} in ${skeletonElapsed.toFixed(1)} s (${(MESSAGES / skeletonElapsed).toFixed(1)}/s vs replies ${(latencies.length / elapsed).toFixed(1)}/s), p50 ${p(skeletonLatencies, 50).toFixed(1)} ms, p95 ${p(skeletonLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(skeletonSerial, 50).toFixed(1)} ms, p95 ${p(skeletonSerial, 95).toFixed(1)} ms
-  ratio to skeleton:   concurrency ${CONCURRENCY} p50 reply / skeleton p50 = ${(p(latencies, 50) / p(skeletonLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / skeleton p95 = ${(p(serial, 95) / p(skeletonSerial, 95)).toFixed(1)}${concurrentStages}${serialStages}
+  ratio to skeleton:   concurrency ${CONCURRENCY} p50 reply / skeleton p50 = ${(p(latencies, 50) / p(skeletonLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / skeleton p95 = ${(p(serial, 95) / p(skeletonSerial, 95)).toFixed(1)}
+  skeleton + send:     (the floor of a reply: the skeleton, then one Graph API send to the stand-in) ${MESSAGES} at concurrency ${CONCURRENCY} in ${sendElapsed.toFixed(1)} s (${(MESSAGES / sendElapsed).toFixed(1)}/s), p50 ${p(sendLatencies, 50).toFixed(1)} ms, p95 ${p(sendLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(sendSerial, 50).toFixed(1)} ms, p95 ${p(sendSerial, 95).toFixed(1)} ms
+  ratio to it:         concurrency ${CONCURRENCY} p50 reply / its p50 = ${(p(latencies, 50) / p(sendLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / its p95 = ${(p(serial, 95) / p(sendSerial, 95)).toFixed(1)}${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
   server?.kill("SIGTERM");

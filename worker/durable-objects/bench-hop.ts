@@ -7,12 +7,22 @@
  * figures as a ratio to this skeleton in the same run (POST /api/dev/bench/skeleton,
  * worker/routes/dev-bench.ts, mounted only with BENCH_ENDPOINTS=on; nothing else calls it).
  *
+ * With a `BenchSend`, object B then makes the one outbound request a bot reply makes (a Graph API
+ * send to the stand-in), so `bench:flows` measures the floor up to the provider as its replies are.
+ *
  * Storage: `log` (one row per call: the key and the time, ms UTC). D1: `bench_writes` and
  * `bench_tickets`, created on first use by the isolate (never by a migration: they are not the
  * product's tables).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { AppEnv } from "../env";
+
+/**
+ * With `bench:flows`, object B also sends one text to `to` through the Graph API at
+ * `WHATSAPP_GRAPH_URL` (the stand-in) with `token`, after its D1 batch: the floor of a bot reply,
+ * whose own platform work ends with that request (issue 16).
+ */
+export type BenchSend = { phoneNumberId: string; token: string; to: string };
 
 /** Whether this isolate created the skeleton's D1 tables already (one DDL per isolate, not per request). */
 let tablesReady = false;
@@ -39,17 +49,17 @@ export class BenchHop extends DurableObject<AppEnv> {
    * Object A's part: one storage write, then object B's part (`store`) on the object named
    * `b:<key>`. Answers B's answer (the new row's id).
    */
-  async hop(key: string): Promise<string> {
+  async hop(key: string, send?: BenchSend): Promise<string> {
     this.ctx.storage.sql.exec("INSERT INTO log (k, at) VALUES (?, ?)", key, Date.now());
     const b = this.env.BENCH_HOP!;
-    return b.get(b.idFromName(`b:${key}`)).store(key);
+    return b.get(b.idFromName(`b:${key}`)).store(key, send);
   }
 
   /**
    * Object B's part: one storage write, and one D1 batch: an insert (the message) and an upsert of
    * the conversation's row (its list entry). Answers the inserted row's id.
    */
-  async store(key: string): Promise<string> {
+  async store(key: string, send?: BenchSend): Promise<string> {
     const at = Date.now();
     this.ctx.storage.sql.exec("INSERT INTO log (k, at) VALUES (?, ?)", key, at);
     await benchTables(this.env.DB);
@@ -58,6 +68,16 @@ export class BenchHop extends DurableObject<AppEnv> {
       this.env.DB.prepare("INSERT INTO bench_writes (id, body, at) VALUES (?, ?, ?)").bind(id, key, at),
       this.env.DB.prepare("INSERT INTO bench_tickets (id, n, at) VALUES (?, 1, ?) ON CONFLICT(id) DO UPDATE SET n = n + 1, at = excluded.at").bind(key, at),
     ]);
+    if (send) {
+      // The reply's own platform work: one HTTPS request to the provider (the Graph API's send).
+      const res = await fetch(`${this.env.WHATSAPP_GRAPH_URL}/${send.phoneNumberId}/messages`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${send.token}` },
+        body: JSON.stringify({ messaging_product: "whatsapp", recipient_type: "individual", to: send.to, type: "text", text: { body: "skeleton" } }),
+      });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`skeleton send answered ${res.status}`);
+    }
     return id;
   }
 }

@@ -14,7 +14,9 @@
  * POST /api/dev/bench/skeleton?key=<conversation> → {id}: the platform's floor for one message
  * (worker/durable-objects/bench-hop.ts): Worker → object A (one storage write) → object B (one
  * storage write and one D1 batch of an insert and an update) → 200. One A and one B per `key`, as
- * the product has one ContactSession and one TicketRoom per conversation.
+ * the product has one ContactSession and one TicketRoom per conversation. With `phoneNumberId`,
+ * `token` and `to`, object B also sends one text to `to` through the Graph API (`bench:flows`: the
+ * floor of a bot reply, which ends with that request).
  *
  * GET /api/dev/bench/trace?reset=1 → {spans: {name: {n, totalMs, meanMs, maxMs}}}: the inbound
  * path's stage timings since the last reset (worker/lib/bench-trace.ts).
@@ -37,7 +39,13 @@ const engineQuery = z.object({
   iterations: z.coerce.number().int().min(0).max(100_000).default(100),
 });
 
-const skeletonQuery = z.object({ key: z.string().min(1).max(200).default("0") });
+const skeletonQuery = z.object({
+  key: z.string().min(1).max(200).default("0"),
+  // With all three, object B also sends a text to `to` through the Graph API (bench:flows).
+  phoneNumberId: z.string().regex(/^\d{1,20}$/).optional(),
+  token: z.string().min(1).max(400).optional(),
+  to: z.string().regex(/^\d{5,20}$/).optional(),
+});
 const traceQuery = z.object({ reset: z.enum(["0", "1"]).default("0") });
 const schedulerQuery = z.object({ id: z.string().uuid() });
 
@@ -64,10 +72,11 @@ export const devBenchRoutes = new Hono<HonoEnv>()
     return c.json({ ok: true });
   })
   .post("/bench/skeleton", zv("query", skeletonQuery), async (c) => {
-    const { key } = c.req.valid("query");
+    const { key, phoneNumberId, token, to } = c.req.valid("query");
     const hops = c.env.BENCH_HOP;
     if (!hops) throw notFound("Route");
-    const id = await hops.get(hops.idFromName(`a:${key}`)).hop(key);
+    const send = phoneNumberId && token && to ? { phoneNumberId, token, to } : undefined;
+    const id = await hops.get(hops.idFromName(`a:${key}`)).hop(key, send);
     return c.json({ id });
   })
   .get("/bench/trace", zv("query", traceQuery), (c) => c.json({ spans: traceReport(c.req.valid("query").reset === "1") }))
