@@ -19,11 +19,15 @@
 //    GET /api/tickets first page, each status and type filter, and a name and phone search.
 // BENCH_PARTS (default "contacts,tickets,imports") runs only the named parts; each part prints
 // GET /api/health sequentially first, the floor of any request on this machine at that moment.
+// BENCH_TRACE=1 (issue 16) mounts the bench endpoints and prints the import's stage timings after
+// each import (GET /api/dev/bench/trace: the chunk upserts, the finish, its report and its staging
+// deletion); the longest /api/health requests are placed in "reading the file", "writing chunks"
+// or "finishing" (every row counted, the report and the job's end not yet seen).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { freePort, must, percentile, root, startWrangler, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
+import { freePort, must, percentile, root, startWrangler, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { XlsxWriter, concatBytes } from "../worker/lib/xlsx-writer.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
@@ -34,6 +38,7 @@ const SEED_CHUNK = 100_000;
 const TICKETS = Math.min(Number(process.env.BENCH_TICKETS ?? 100_000), CONTACTS);
 // Which parts run (to iterate on one): any of contacts, tickets, imports; default all three.
 const PARTS = new Set((process.env.BENCH_PARTS ?? "contacts,tickets,imports").split(",").map((p) => p.trim()));
+const TRACE = process.env.BENCH_TRACE === "1";
 
 /** Runs a command with its stdout discarded (wrangler d1 execute prints every statement's result); throws on failure. */
 function quiet(cmd, args) {
@@ -133,7 +138,7 @@ writeFileSync(
     .replace(/^migrations_dir = "(.*)"$/m, (_, path) => `migrations_dir = "${join(root, path)}"`),
 );
 if (existsSync(join(root, ".dev.vars"))) copyFileSync(join(root, ".dev.vars"), join(state, ".dev.vars"));
-const serverArgs = [join(build, "index.js"), "--no-bundle", "--config", config, "--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error", "--var", `PUBLIC_URL:${base}`];
+const serverArgs = [join(build, "index.js"), "--no-bundle", "--config", config, "--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error", "--var", `PUBLIC_URL:${base}`, ...(TRACE ? ["--var", "BENCH_ENDPOINTS:on"] : [])];
 let server;
 const stopServer = async () => {
   if (!server) return;
@@ -265,11 +270,13 @@ try {
     if (started.status !== 200) throw new Error(`start: ${started.status} ${await started.text()}`);
     let job;
     let stagedAt = null;
+    let countedAt = null;
     let lastChange = performance.now();
     let lastProcessed = -1;
     for (;;) {
       job = await get(`/api/jobs/${uploaded.jobId}`);
       if (stagedAt === null && job.total > 0) stagedAt = performance.now();
+      if (countedAt === null && job.total > 0 && job.processed >= job.total) countedAt = performance.now();
       if (job.status === "done" || job.status === "failed") break;
       if (job.processed !== lastProcessed) [lastProcessed, lastChange] = [job.processed, performance.now()];
       // `wrangler dev` reloads the worker when a source file changes, and the local queue loses
@@ -291,10 +298,16 @@ try {
     console.log(
       `    GET /api/health p95 idle ${idle95.toFixed(1)} ms (${idle.length} requests), during the import ${busy95.toFixed(1)} ms (${busy.length} requests, max ${busy[busy.length - 1]?.toFixed(0)} ms): ratio ${(busy95 / idle95).toFixed(2)} (target ≤ 3)`,
     );
-    const phase = (at) => (stagedAt === null || at < stagedAt ? "reading the file" : "writing chunks");
+    const phase = (at) => (stagedAt === null || at < stagedAt ? "reading the file" : countedAt === null || at < countedAt ? "writing chunks" : "finishing");
     const longest = slow.filter(([at]) => at >= i0).sort((a, b) => b[1] - a[1]).slice(0, 5);
     console.log(`    longest /api/health: ${longest.map(([at, ms]) => `${ms.toFixed(0)} ms at ${((at - i0) / 1000).toFixed(1)} s (${phase(at)})`).join("; ")}; import took ${((finishedAt - i0) / 1000).toFixed(1)} s`);
+    if (countedAt !== null) console.log(`    every row counted at ${((countedAt - i0) / 1000).toFixed(1)} s; done seen ${(seconds - (countedAt - i0) / 1000).toFixed(1)} s later (polled every 250 ms)`);
     if (job.status !== "done") console.log(`    ${job.errorMessage}`);
+    if (TRACE) {
+      // The finish deletes the staging after `done`: give it a moment before reading the spans.
+      await new Promise((r) => setTimeout(r, 2_000));
+      console.log(await traceLines(base, `import of ${rows} rows`));
+    }
   }
   console.log(`\ntotal wall time ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 } finally {
