@@ -437,6 +437,8 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * the caller has just created this ticket (its first message: no D1 look-up of earlier seqs).
    * `touchContact`: the customer's message moves its contact's `last_message_at` to `at` (ms UTC,
    * never backwards) in the same batch (issue 16: the ContactSession's read batch writes nothing).
+   * `stats`: a flow step's block stats, counted in the same batch only if this very insert happened
+   * and only for a row whose id the room made (the answer's `statsRecorded`; issue 16).
    */
   async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup; stats?: FlowStepStats; touchContact?: { contactId: string; at: number } } = {}): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
