@@ -82,12 +82,13 @@ import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-h
 import { applyOptOut } from "../lib/opt-out";
 import { buildContext, contextOf, contextQueries, createdContextReads, performEffect, type CarriedStats, type ContextRows, type CreatedContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
 import { span } from "../lib/bench-trace";
+import { routeStillHolds, type RouteCheck } from "../lib/connections";
 
 /**
  * What became of one event: stored (or applied to its target), a duplicate, ignored (presence
  * without a ticket), or rejected (kept in rejected_events: a reaction or revoke whose target is unknown).
  */
-export type IngestResult = { status: "stored" | "duplicate" | "ignored" | "rejected"; messageId?: string; ticketId?: string; runId?: string };
+export type IngestResult = { status: "stored" | "duplicate" | "ignored" | "rejected" | "stale"; messageId?: string; ticketId?: string; runId?: string };
 
 /** A run as the contact's page shows it (the route adds the flow's name); `startedAt` ms UTC. */
 /** A run as listRuns answers it; `updatedAt` is its last action (a step committed), ms UTC. */
@@ -194,8 +195,9 @@ type Prepared = { result: StepResult; flow: CompiledFlow };
  * whether it is stored already, the contact its sender's identity names, that contact's open or
  * pending ticket on the
  * connection, and the company's settings routing consults (stop words, triggers, operating hours,
- * the connection's default flows, event subscriptions). Read fresh for every message, never cached
- * across messages, so no writer elsewhere has anything to invalidate.
+ * the connection's default flows, event subscriptions) and the connection's own row (which checks
+ * the row the webhook route remembered: worker/pipeline/inbound.ts). Read fresh for every message,
+ * never cached across messages, so no writer elsewhere has anything to invalidate.
  */
 type Preloaded = {
   seen: { id: string; ticketId: string; createdAt: number } | undefined;
@@ -212,6 +214,8 @@ type Preloaded = {
   subscriptions: Awaited<ReturnType<typeof subscriptionsQuery>>;
   /** members.id of the company's members online now (who a new waiting ticket is announced to). */
   online: string[];
+  /** D1's row of the connection the message came on (checks a remembered route: issue 16). */
+  connection: ConnectionRow | undefined;
 };
 
 /** The message being handled (set by `handle`, cleared after it): its preloaded reads and what they still answer. */
@@ -330,6 +334,14 @@ function buildPreloadQueries(db: Db) {
     ),
     subscriptions: prepared(db, "preload.subscriptions", () => subscriptionsQuery(db, companyId).prepare()),
     online: prepared(db, "preload.online", () => onlineMembersQuery(db, companyId).prepare()),
+    connection: prepared(db, "preload.connection", () =>
+      db
+        .select()
+        .from(connections)
+        .where(and(eq(connections.id, param("connectionId")), eq(connections.companyId, companyId)))
+        .limit(1)
+        .prepare(),
+    ),
   };
 }
 
@@ -449,13 +461,13 @@ export class ContactSession extends DurableObject<AppEnv> {
    * before it. Idempotent: the same provider message id stores nothing the second time; a reaction,
    * edit or revoke applied again leaves its target as it was.
    */
-  async ingest(connectionId: string, event: ContactEvent, connection?: ConnectionRow): Promise<IngestResult> {
+  async ingest(connectionId: string, event: ContactEvent, connection?: ConnectionRow, check?: RouteCheck): Promise<IngestResult> {
     const waited = span(this.env, "session.wait-in-queue");
     return this.serialise(async () => {
       waited();
       const turn = span(this.env, "session.turn");
       try {
-        return await this.handle(connectionId, event, connection);
+        return await this.handle(connectionId, event, connection, check);
       } finally {
         this.turn = null;
         const rearm = span(this.env, "session.rearm");
@@ -628,12 +640,17 @@ export class ContactSession extends DurableObject<AppEnv> {
 
   /**
    * `given`: the connection row the caller read for this very delivery (the webhook route), so it
-   * is not read again here (issue 16); read from D1 when absent.
+   * is not read again here (issue 16); read from D1 when absent. With `check`, `given` is a row
+   * the webhook route remembered: a message's read batch reads the connection again and the turn
+   * answers `stale` (nothing done) when D1's row no longer holds the route (deleted, renumbered);
+   * any other event reads it first.
    */
-  private async handle(connectionId: string, contactEvent: ContactEvent, given?: ConnectionRow): Promise<IngestResult> {
+  private async handle(connectionId: string, contactEvent: ContactEvent, given?: ConnectionRow, check?: RouteCheck): Promise<IngestResult> {
     const db = getDb(this.env.DB);
-    const connection = given && given.id === connectionId ? given : await db.query.connections.findFirst({ where: eq(connections.id, connectionId) });
-    if (!connection) return { status: "ignored" };
+    const remembered = check && given && given.id === connectionId ? given : undefined;
+    let connection = given && given.id === connectionId && (!remembered || contactEvent.kind === "message") ? given : await db.query.connections.findFirst({ where: eq(connections.id, connectionId) });
+    if (!connection) return { status: check ? "stale" : "ignored" };
+    if (remembered && contactEvent.kind !== "message" && !routeStillHolds(connection, remembered, check!)) return { status: "stale" };
     if (contactEvent.kind === "presence") return this.presence(db, connection, contactEvent);
     if (contactEvent.kind === "revoke") return this.revoke(db, connection, contactEvent);
     if (contactEvent.kind === "reaction") return this.reaction(db, connection, contactEvent);
@@ -650,6 +667,11 @@ export class ContactSession extends DurableObject<AppEnv> {
       const preloaded = span(this.env, "session.preload");
       const pre = await this.preload(db, connection, event);
       preloaded();
+      if (remembered) {
+        if (!routeStillHolds(pre.connection, remembered, check!)) return { status: "stale" };
+        // D1's row from now on (a changed token or name applies at once).
+        connection = pre.connection;
+      }
       seen = pre.seen;
       this.turn = { pre, openContactId: pre.known?.contact.id ?? null, open: pre.open, touchedContactId: null, fresh: !seen };
     } else {
@@ -673,7 +695,7 @@ export class ContactSession extends DurableObject<AppEnv> {
   private async preload(db: Db, connection: ConnectionRow, event: InboundMessage): Promise<Preloaded> {
     const q = preloadQueries(db);
     const values = { companyId: connection.companyId, connectionId: connection.id, channel: connection.channel, from: event.from, externalId: event.externalId };
-    const [seen, identities, senderContacts, phoneContacts, open, company, publishedRows, keywordRows, hours, flowRow, subscriptions, onlineRows] = await batchPrepared(db, [
+    const [seen, identities, senderContacts, phoneContacts, open, company, publishedRows, keywordRows, hours, flowRow, subscriptions, onlineRows, connectionRows] = await batchPrepared(db, [
       [q.seen, values],
       [q.identity, values],
       [q.contact, values],
@@ -686,6 +708,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       [q.flows, values],
       [q.subscriptions, values],
       [q.online, values],
+      [q.connection, values],
     ]);
     return {
       seen: seen[0],
@@ -699,6 +722,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       flows: flowRow[0] ?? null,
       subscriptions,
       online: onlineRows.map((r) => r.id),
+      connection: connectionRows[0],
     };
   }
 

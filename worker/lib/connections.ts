@@ -72,3 +72,16 @@ export async function syncDisconnected(db: Db, companyId: string, entry: Disconn
   const next = connected ? company.disconnected.filter((d) => d.id !== entry.id) : [...company.disconnected, entry];
   await db.update(companies).set({ disconnected: next, updatedAt: Date.now() }).where(eq(companies.id, companyId));
 }
+
+/**
+ * What a ContactSession checks a remembered connection row against (issue 16): the route the
+ * delivery named. The row still holds it when D1's row of the same id and company has the same
+ * channel and, routed by phone number id, the same phone number id.
+ */
+export type RouteCheck = { by: "phoneNumberId" | "connectionId"; value: string };
+
+/** Whether D1's current row `fresh` still answers `route` for the remembered row `remembered`. */
+export function routeStillHolds(fresh: ConnectionRow | undefined, remembered: ConnectionRow, route: RouteCheck): fresh is ConnectionRow {
+  if (!fresh || fresh.id !== remembered.id || fresh.companyId !== remembered.companyId || fresh.channel !== remembered.channel) return false;
+  return route.by === "phoneNumberId" ? fresh.phoneNumberId === route.value : fresh.id === route.value;
+}

@@ -16,7 +16,7 @@ import type { AppEnv } from "../env";
 import type { ContactEvent, InboundEvent, RoutedEvents } from "../channels/types";
 import { getDb, prepared, type Db } from "../lib/db";
 import { contactSessionOf, roomOf } from "../lib/realtime";
-import { setConnectionStatus } from "../lib/connections";
+import { setConnectionStatus, type RouteCheck } from "../lib/connections";
 import { keepRejected } from "../lib/rejected-events";
 import { applyStatus } from "./statuses";
 
@@ -67,13 +67,71 @@ export async function routeConnection(db: Db, route: RoutedEvents["route"], chan
 const emptySummary = (): IngestSummary => ({ stored: 0, duplicates: 0, statuses: 0, ignored: 0, rejected: 0 });
 
 /**
+ * How long a routed connection row is reused by this isolate without a look-up of its own (ms).
+ * The row is only a hint: the ContactSession re-reads the connection in the message's own read
+ * batch and answers `stale` when it is gone or no longer has the route (issue 16), so the age only
+ * bounds how long an unused entry is kept.
+ */
+export const ROUTE_CACHE_MS = 5 * 60 * 1000;
+/** Most routes this isolate remembers (the oldest is dropped first). */
+export const ROUTE_CACHE_SIZE = 1000;
+
+/**
+ * Connection rows by route (`channel|by|value`) with the time they were read (ms): the webhook of a
+ * message skips its connection look-up, one of the inbound path's three D1 round trips (issue 16
+ * "reads answered from the ContactSession": the session checks the row in the batch it makes
+ * anyway, so a deleted, moved or re-numbered connection is never used).
+ */
+const routeCache = new Map<string, { row: ConnectionRow; at: number }>();
+
+const routeKey = (channel: ConnectionRow["channel"], route: RoutedEvents["route"]) => `${channel}|${route.by}|${route.value}`;
+
+/** Forgets every remembered route of this isolate (tests). */
+export function forgetRoutes(): void {
+  routeCache.clear();
+}
+
+function remember(channel: ConnectionRow["channel"], route: RoutedEvents["route"], row: ConnectionRow): void {
+  const key = routeKey(channel, route);
+  routeCache.delete(key);
+  routeCache.set(key, { row, at: Date.now() });
+  if (routeCache.size > ROUTE_CACHE_SIZE) routeCache.delete(routeCache.keys().next().value!);
+}
+
+function remembered(channel: ConnectionRow["channel"], route: RoutedEvents["route"]): ConnectionRow | undefined {
+  const key = routeKey(channel, route);
+  const hit = routeCache.get(key);
+  if (!hit) return undefined;
+  if (Date.now() - hit.at > ROUTE_CACHE_MS) {
+    routeCache.delete(key);
+    return undefined;
+  }
+  return hit.row;
+}
+
+/**
  * Handles one routed batch of a delivery: to its connection when one has the route; otherwise the
  * batch is kept as one rejected event (`unknown_phone_number_id`, no company), together with the
  * rejected events it already holds. Resolves only once everything is stored.
  */
 export async function ingestBatch(env: AppEnv, db: Db, channel: ConnectionRow["channel"], batch: RoutedEvents, receivedAt = Date.now()): Promise<IngestSummary> {
+  // A batch of messages only (the inbound hot path) may use the row this isolate remembers for its
+  // route; each ContactSession checks it in its own read batch. Statuses, reactions, edits and the
+  // rest are rarer and act before such a check, so they always look the connection up.
+  const onlyMessages = batch.route.value !== "" && batch.events.length > 0 && batch.events.every((e) => e.kind === "message");
+  const known = onlyMessages ? remembered(channel, batch.route) : undefined;
+  if (known) {
+    const summary = await ingestEvents(env, known, batch.events, receivedAt, batch.route);
+    if (summary !== "stale") return summary;
+    // The row changed since: look it up again and handle the batch with it. Messages stored by the
+    // first pass (none, unless the connection changed during this very delivery) come back as duplicates.
+    routeCache.delete(routeKey(channel, batch.route));
+  }
   const connection = await routeConnection(db, batch.route, channel);
-  if (connection) return ingestEvents(env, connection, batch.events, receivedAt);
+  if (connection) {
+    remember(channel, batch.route, connection);
+    return (await ingestEvents(env, connection, batch.events, receivedAt)) as IngestSummary;
+  }
   const summary = emptySummary();
   const placeable = batch.events.filter((e) => e.kind !== "rejected");
   for (const event of batch.events) {
@@ -101,8 +159,15 @@ function senderOf(event: ContactEvent): string {
   return event.from;
 }
 
-/** Handles the events of one connection, in the order the provider listed them. */
-export async function ingestEvents(env: AppEnv, connection: ConnectionRow, events: InboundEvent[], receivedAt = Date.now()): Promise<IngestSummary> {
+/**
+ * Handles the events of one connection, in the order the provider listed them. With `check` (the
+ * row came from this isolate's route memory, messages only) each ContactSession verifies the row
+ * before acting on it; answers `stale` when one found it changed (nothing was stored for that
+ * message: the caller looks the connection up and handles the batch again).
+ */
+export async function ingestEvents(env: AppEnv, connection: ConnectionRow, events: InboundEvent[], receivedAt: number, check: RouteCheck): Promise<IngestSummary | "stale">;
+export async function ingestEvents(env: AppEnv, connection: ConnectionRow, events: InboundEvent[], receivedAt?: number): Promise<IngestSummary>;
+export async function ingestEvents(env: AppEnv, connection: ConnectionRow, events: InboundEvent[], receivedAt = Date.now(), check?: RouteCheck): Promise<IngestSummary | "stale"> {
   const db = getDb(env.DB);
   const summary = emptySummary();
   // Messages of different contacts run concurrently; each contact's own events stay in order
@@ -138,12 +203,18 @@ export async function ingestEvents(env: AppEnv, connection: ConnectionRow, event
     const key = senderOf(event);
     byContact.set(key, [...(byContact.get(key) ?? []), event]);
   }
+  let stale = false;
   await Promise.all(
     [...byContact.entries()].map(async ([from, contactEvents]) => {
       const session = contactSessionOf(env, connection.companyId, connection.channel, from);
       for (const event of contactEvents) {
-        // The row read for this delivery goes along: the session does not read it again (issue 16).
-        const result = await session.ingest(connection.id, event, connection);
+        // The row read for this delivery (or remembered, then checked there) goes along: the
+        // session does not read it again on its own (issue 16).
+        const result = await session.ingest(connection.id, event, connection, check);
+        if (result.status === "stale") {
+          stale = true;
+          return;
+        }
         if (result.status === "stored") summary.stored += 1;
         else if (result.status === "duplicate") summary.duplicates += 1;
         else if (result.status === "rejected") summary.rejected += 1;
@@ -151,5 +222,5 @@ export async function ingestEvents(env: AppEnv, connection: ConnectionRow, event
       }
     }),
   );
-  return summary;
+  return stale ? "stale" : summary;
 }
