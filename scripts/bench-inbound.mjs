@@ -11,7 +11,9 @@
 // object A with one storage write → object B with one storage write and one D1 batch of an insert
 // and an update, worker/durable-objects/bench-hop.ts) with the same keys, count and concurrency (a
 // new pair of objects per contact, as the messages have), then one at a time; the inbound figures
-// are printed as ratios to it.
+// are printed as ratios to it. Then the floor of "store and push": the same skeleton whose object B
+// publishes a tag to one more object (`hub`, a storage write and a frame on a socket the bench holds,
+// GET /api/dev/bench/skeleton/ws), timed from the POST to the frame like the messages.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile); BENCH_PROFILE_OUT=<dir>
@@ -200,11 +202,46 @@ try {
   const skeletonSerial = [];
   for (let i = 0; i < SERIAL; i++) skeletonSerial.push(await skeleton(`c${i % 20}`));
   skeletonSerial.sort((a, b) => a - b);
+  // The floor of "store and push": the skeleton, then object B publishes to the skeleton's hub
+  // object (a storage write and a frame to this socket), timed from the POST to the frame as the
+  // messages are; new keys, so each conversation's first call creates its pair of objects again.
+  const framedAt = new Map();
+  const hubSocket = await new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/dev/bench/skeleton/ws`);
+    socket.onopen = () => resolve(socket);
+    socket.onerror = reject;
+    socket.onmessage = (e) => framedAt.set(String(e.data), performance.now());
+  });
+  let pushFailures = 0;
+  const pushStarted = new Map();
+  const skeletonPush = async (key, tag) => {
+    pushStarted.set(tag, performance.now());
+    const res = await fetch(`${base}/api/dev/bench/skeleton?key=${key}&push=${tag}`, { method: "POST" });
+    await res.arrayBuffer();
+    if (res.status !== 200) pushFailures++;
+  };
+  const p0 = performance.now();
+  await pool(jobs, CONCURRENCY, async ({ c, m }) => skeletonPush(`p${c}`, `${c}-${m}`));
+  const pushDeadline = Date.now() + 30_000;
+  while (framedAt.size < jobs.length - pushFailures && Date.now() < pushDeadline) await new Promise((r) => setTimeout(r, 100));
+  const pushElapsed = (performance.now() - p0) / 1000;
+  const pushFramed = framedAt.size;
+  const pushSerial = [];
+  for (let i = 0; i < SERIAL; i++) {
+    const tag = `serial-${i}`;
+    await skeletonPush(`p${i % 20}`, tag);
+    const until = Date.now() + 5_000;
+    while (!framedAt.has(tag) && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
+    if (framedAt.has(tag)) pushSerial.push(framedAt.get(tag) - pushStarted.get(tag));
+  }
+  pushSerial.sort((a, b) => a - b);
+  hubSocket.close();
 
   const rate = latencies.length / elapsed;
   const healthRate = jobs.length / healthElapsed;
   const insertRate = (jobs.length - insertFailures) / insertElapsed;
   const skeletonRate = (jobs.length - skeletonFailures) / skeletonElapsed;
+  const pushRate = pushFramed / pushElapsed;
   console.log(`
 inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.length} webhooks, concurrency ${CONCURRENCY}
   stored and pushed:   ${latencies.length} (${failures} non-200 answers, which the provider redelivers; ${reconnects} hub reconnects)${[...failureSamples].map(([k, n]) => `\n    ${n} × ${k}`).join("")}
@@ -218,7 +255,9 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
   concurrency 1, POST→frame: ${serial.length} of ${SERIAL}, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 30 ms)
   skeleton (floor):    ${skeletonRate.toFixed(1)} requests/s at concurrency ${CONCURRENCY} (${skeletonFailures} failures); one at a time p50 ${percentile(skeletonSerial, 50).toFixed(1)} ms, p95 ${percentile(skeletonSerial, 95).toFixed(1)} ms
   ratio inbound/skeleton: ${(rate / skeletonRate).toFixed(3)} throughput; concurrency 1 p95 POST→frame / skeleton p95 = ${(percentile(serial, 95) / percentile(skeletonSerial, 95)).toFixed(2)}
-  ratio skeleton/health: ${(skeletonRate / healthRate).toFixed(3)}; skeleton/insert: ${(skeletonRate / insertRate).toFixed(3)} (the floor against the issue's targets 0.25 and 0.5)${concurrentStages}${serialStages}
+  ratio skeleton/health: ${(skeletonRate / healthRate).toFixed(3)}; skeleton/insert: ${(skeletonRate / insertRate).toFixed(3)} (the floor against the issue's targets 0.25 and 0.5)
+  skeleton + push:     (the floor of "store and push": the skeleton, then a hub object's storage write and a frame on a socket) ${pushFramed} of ${jobs.length} framed (${pushFailures} failures), ${pushRate.toFixed(1)}/s at concurrency ${CONCURRENCY}; one at a time POST→frame p50 ${percentile(pushSerial, 50).toFixed(1)} ms, p95 ${percentile(pushSerial, 95).toFixed(1)} ms
+  ratio to it:         inbound/(skeleton + push) ${(rate / pushRate).toFixed(3)} throughput, concurrency 1 p95 ${(percentile(serial, 95) / percentile(pushSerial, 95)).toFixed(2)}; (skeleton + push)/health ${(pushRate / healthRate).toFixed(3)}, /insert ${(pushRate / insertRate).toFixed(3)}${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
   server?.kill("SIGTERM");

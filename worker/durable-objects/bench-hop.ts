@@ -10,6 +10,11 @@
  * With a `BenchSend`, object B then makes the one outbound request a bot reply makes (a Graph API
  * send to the stand-in), so `bench:flows` measures the floor up to the provider as its replies are.
  *
+ * With `push` (a tag), object B answers and then publishes the tag to the object named `hub` (one
+ * per run, as a company has one CompanyHub), which writes one storage row and sends the tag as a
+ * frame to every WebSocket connected to it (GET /api/dev/bench/skeleton/ws): the floor of "store
+ * and push" that `bench:inbound` measures the product's messages with, from the POST to the frame.
+ *
  * Storage: `log` (one row per call: the key and the time, ms UTC). D1: `bench_writes` and
  * `bench_tickets`, created on first use by the isolate (never by a migration: they are not the
  * product's tables).
@@ -49,17 +54,34 @@ export class BenchHop extends DurableObject<AppEnv> {
    * Object A's part: one storage write, then object B's part (`store`) on the object named
    * `b:<key>`. Answers B's answer (the new row's id).
    */
-  async hop(key: string, send?: BenchSend): Promise<string> {
+  async hop(key: string, send?: BenchSend, push?: string): Promise<string> {
     this.ctx.storage.sql.exec("INSERT INTO log (k, at) VALUES (?, ?)", key, Date.now());
     const b = this.env.BENCH_HOP!;
-    return b.get(b.idFromName(`b:${key}`)).store(key, send);
+    return b.get(b.idFromName(`b:${key}`)).store(key, send, push);
+  }
+
+  /**
+   * The hub's part (the object named `hub`): one storage write (the event), then `tag` as a text
+   * frame to every connected WebSocket.
+   */
+  async publish(tag: string): Promise<void> {
+    this.ctx.storage.sql.exec("INSERT INTO log (k, at) VALUES (?, ?)", tag, Date.now());
+    for (const socket of this.ctx.getWebSockets()) socket.send(tag);
+  }
+
+  /** The hub's WebSocket: accepts the upgrade (hibernatable); the socket only receives frames. */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket upgrade.", { status: 426 });
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    return new Response(null, { status: 101, webSocket: client });
   }
 
   /**
    * Object B's part: one storage write, and one D1 batch: an insert (the message) and an upsert of
    * the conversation's row (its list entry). Answers the inserted row's id.
    */
-  async store(key: string, send?: BenchSend): Promise<string> {
+  async store(key: string, send?: BenchSend, push?: string): Promise<string> {
     const at = Date.now();
     this.ctx.storage.sql.exec("INSERT INTO log (k, at) VALUES (?, ?)", key, at);
     await benchTables(this.env.DB);
@@ -77,6 +99,11 @@ export class BenchHop extends DurableObject<AppEnv> {
       });
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`skeleton send answered ${res.status}`);
+    }
+    if (push !== undefined) {
+      // After answering, as the product's TicketRoom publishes to its CompanyHub.
+      const hubs = this.env.BENCH_HOP!;
+      this.ctx.waitUntil(hubs.get(hubs.idFromName("hub")).publish(push));
     }
     return id;
   }

@@ -16,7 +16,11 @@
  * storage write and one D1 batch of an insert and an update) → 200. One A and one B per `key`, as
  * the product has one ContactSession and one TicketRoom per conversation. With `phoneNumberId`,
  * `token` and `to`, object B also sends one text to `to` through the Graph API (`bench:flows`: the
- * floor of a bot reply, which ends with that request).
+ * floor of a bot reply, which ends with that request). With `push=<tag>`, object B then publishes
+ * the tag to the skeleton's hub object, which sends it as a frame to the sockets of
+ * GET /api/dev/bench/skeleton/ws (the floor of "store and push", bench:inbound).
+ *
+ * GET /api/dev/bench/skeleton/ws → 101: a WebSocket on the skeleton's hub object (frames: the tags).
  *
  * GET /api/dev/bench/trace?reset=1 → {spans: {name: {n, totalMs, meanMs, maxMs}}}: the inbound
  * path's stage timings since the last reset (worker/lib/bench-trace.ts).
@@ -45,6 +49,8 @@ const skeletonQuery = z.object({
   phoneNumberId: z.string().regex(/^\d{1,20}$/).optional(),
   token: z.string().min(1).max(400).optional(),
   to: z.string().regex(/^\d{5,20}$/).optional(),
+  // Object B publishes this tag to the skeleton's hub after answering (bench:inbound's push floor).
+  push: z.string().min(1).max(200).optional(),
 });
 const traceQuery = z.object({ reset: z.enum(["0", "1"]).default("0") });
 const schedulerQuery = z.object({ id: z.string().uuid() });
@@ -72,12 +78,17 @@ export const devBenchRoutes = new Hono<HonoEnv>()
     return c.json({ ok: true });
   })
   .post("/bench/skeleton", zv("query", skeletonQuery), async (c) => {
-    const { key, phoneNumberId, token, to } = c.req.valid("query");
+    const { key, phoneNumberId, token, to, push } = c.req.valid("query");
     const hops = c.env.BENCH_HOP;
     if (!hops) throw notFound("Route");
     const send = phoneNumberId && token && to ? { phoneNumberId, token, to } : undefined;
-    const id = await hops.get(hops.idFromName(`a:${key}`)).hop(key, send);
+    const id = await hops.get(hops.idFromName(`a:${key}`)).hop(key, send, push);
     return c.json({ id });
+  })
+  .get("/bench/skeleton/ws", async (c) => {
+    const hops = c.env.BENCH_HOP;
+    if (!hops) throw notFound("Route");
+    return hops.get(hops.idFromName("hub")).fetch(c.req.raw);
   })
   .get("/bench/trace", zv("query", traceQuery), (c) => c.json({ spans: traceReport(c.req.valid("query").reset === "1") }))
   .get("/bench/broadcast-scheduler", zv("query", schedulerQuery), async (c) => c.json(await schedulerOf(c.env, c.req.valid("query").id).inspect()));
