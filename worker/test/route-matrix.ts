@@ -209,6 +209,7 @@ export const ROUTES: Record<string, RouteEntry> = {
   "GET /api/dev/bench/engine": { access: { kind: "dev", reason: "benchmark endpoint, mounted only with BENCH_ENDPOINTS=on" }, query: () => "blocks=2&iterations=0" },
   "POST /api/dev/bench/d1-insert": { access: { kind: "dev", reason: "benchmark endpoint, mounted only with BENCH_ENDPOINTS=on" } },
   "POST /api/dev/bench/skeleton": { access: { kind: "dev", reason: "benchmark endpoint, mounted only with BENCH_ENDPOINTS=on" }, query: () => "key=1" },
+  "GET /api/dev/bench/skeleton/ws": { access: { kind: "dev", reason: "benchmark endpoint (the skeleton hub's WebSocket), mounted only with BENCH_ENDPOINTS=on" } },
   "GET /api/dev/bench/trace": { access: { kind: "dev", reason: "benchmark endpoint, mounted only with BENCH_ENDPOINTS=on" }, query: () => "reset=0" },
   "GET /api/dev/bench/broadcast-scheduler": { access: { kind: "dev", reason: "benchmark endpoint, mounted only with BENCH_ENDPOINTS=on" }, query: () => "id=01900000-0000-7000-8000-000000000000" },
 
