@@ -41,8 +41,9 @@ import type { JobMessage } from "../queues/jobs";
  * Rows read between two yields of the parse step (issue 16): the .xlsx reader parses each inflated
  * piece synchronously and a `for await` only yields to microtasks, so without a real yield a
  * 500,000-row sheet holds the isolate (and every request it serves) for seconds. One chunk's rows
- * (each row's phone is parsed, and a chunk is written to R2): at 200, /api/health requests during
- * the reading of a 10,000-row file were 30 ms or more for 13 of 18, at 50 for 5 of 32 (2026-11-24).
+ * (each row's phone is parsed, and a chunk is written to R2): with 200 (and 100-row chunks),
+ * /api/health requests while a 10,000-row file was read took 30 ms or more for 13 of 18; with 50
+ * (and 50-row chunks), for 5 of 32 (bench:contacts, 2026-11-24).
  */
 export const ROWS_PER_YIELD = 50;
 
@@ -59,7 +60,11 @@ export { yieldToOthers };
  * Measured with bench:contacts (100,000-row import on 100,000 contacts, 2026-11-24): 250 rows,
  * /api/health p95 100.5 ms against 12.8 ms idle (7.8×), 2,546 rows/s; 100 rows, 44.3 against 12.5 ms
  * (3.5×), 2,060 rows/s; 50 rows, 33.4 against 9.7 ms (3.5×) but 1,345 rows/s (each chunk also pays
- * its fixed round trips: the job row, R2, the progress push, the next message).
+ * its fixed round trips: the job row, R2, the progress push, the next message). Those fixed costs
+ * then went down (CHUNKS_PER_INVOCATION chunks an invocation, PROGRESS_PUSH_MS, the upsert's reads
+ * in two batches and its writes without the query builder), and at 50 rows (2026-11-24, 20:43 UTC,
+ * quiet machine): 500,000-row import 29.1 against 9.8 ms (2.96×), 8,866 requests, the longest
+ * 263 ms, 1,596 rows/s; 10,000 rows 29.3 against 8.9 ms (3.30×), 182 requests, 1,460 rows/s.
  */
 export const CHUNK_MAX_ROWS = 50;
 /**
@@ -110,7 +115,7 @@ export function progressPushDue(jobId: string, n: number, chunks: number, at = D
  */
 export const CHUNKS_PER_INVOCATION = 6;
 
-/** Most D1 statements a chunk's upsert is estimated to take (0.6 a row at most, as before); a chunk closes before it. */
+/** Most D1 statements a chunk's upsert is estimated to take (0.6 a row at most, as with 100-row chunks); a chunk closes before it. */
 export const CHUNK_MAX_STATEMENTS = 30;
 /** Data rows shown in the upload's preview. */
 export const PREVIEW_ROWS = 5;
