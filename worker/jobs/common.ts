@@ -60,11 +60,14 @@ export async function publishJob(env: AppEnv, row: JobRow): Promise<void> {
 
 /**
  * Marks a job failed with `message` (and `extra` columns, e.g. a partial report) unless it already
- * ended, publishes it and deletes its staging objects. Answers whether this call failed it.
+ * ended, after deleting its staging objects, and publishes it. Answers whether this call failed it.
  */
 export async function failJob(env: AppEnv, db: Db, companyId: string, jobId: string, message: string, extra: { reportKey?: string | null } = {}): Promise<boolean> {
   const row = await loadJob(db, companyId, jobId);
   if (!row || row.status === "done" || row.status === "failed") return false;
+  // The staging goes before `failed`, as in the import's finish (issue 16): its deletion takes
+  // turns with other work (hundreds of 50-row chunks), and whoever sees the job failed sees none.
+  await deleteStaging(env.FILES, jobId);
   const [updated] = await db
     .update(jobs)
     .set({ status: "failed", errorMessage: message, ...extra, updatedAt: now() })
@@ -72,7 +75,6 @@ export async function failJob(env: AppEnv, db: Db, companyId: string, jobId: str
     .returning();
   if (!updated) return false;
   await publishJob(env, updated);
-  await deleteStaging(env.FILES, jobId);
   return true;
 }
 

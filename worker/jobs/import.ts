@@ -9,9 +9,11 @@
  *    damage found halfway, more than MAX_IMPORT_ROWS rows) fails the job with nothing written.
  * 2. `import.chunk` n: upserts chunk n through upsertContactsByPhone (one D1 batch), keeps its
  *    refused rows (`refused-<n>.json`), and advances the job with a conditional UPDATE on
- *    `params.nextChunk = n`, so a redelivered message never counts a chunk twice; then enqueues
- *    chunk n + 1 (or finish) and pushes `job.updated`. One chunk per invocation keeps each under
- *    D1's 1,000 queries per invocation (platform-limits A1).
+ *    `params.nextChunk = n`, so a redelivered message never counts a chunk twice; then pushes
+ *    `job.updated` (at most every PROGRESS_PUSH_MS, always for the last chunk) and sends chunk
+ *    n + 1 (or finish). The consumer runs the chunks sent that way in the same invocation, up to
+ *    CHUNKS_PER_INVOCATION, each exactly as its own message would run, which keeps an invocation
+ *    under D1's 1,000 queries (platform-limits A1); the next one goes through the queue.
  * 3. `import.finish`: writes the report of refused rows (.xlsx: row, reason code, message, values)
  *    to `media/<companyId>/<jobId>.xlsx`, deletes the staging objects and marks the job done.
  *
@@ -38,9 +40,12 @@ import type { JobMessage } from "../queues/jobs";
 /**
  * Rows read between two yields of the parse step (issue 16): the .xlsx reader parses each inflated
  * piece synchronously and a `for await` only yields to microtasks, so without a real yield a
- * 500,000-row sheet holds the isolate (and every request it serves) for seconds.
+ * 500,000-row sheet holds the isolate (and every request it serves) for seconds. One chunk's rows
+ * (each row's phone is parsed, and a chunk is written to R2): with 200 (and 100-row chunks),
+ * /api/health requests while a 10,000-row file was read took 30 ms or more for 13 of 18; with 50
+ * (and 50-row chunks), for 5 of 32 (bench:contacts, 2026-11-24).
  */
-export const ROWS_PER_YIELD = 200;
+export const ROWS_PER_YIELD = 50;
 
 /**
  * Lets the isolate's other work (requests, other queue messages) run before going on: a macrotask
@@ -55,11 +60,64 @@ export { yieldToOthers };
  * Measured with bench:contacts (100,000-row import on 100,000 contacts, 2026-11-24): 250 rows,
  * /api/health p95 100.5 ms against 12.8 ms idle (7.8×), 2,546 rows/s; 100 rows, 44.3 against 12.5 ms
  * (3.5×), 2,060 rows/s; 50 rows, 33.4 against 9.7 ms (3.5×) but 1,345 rows/s (each chunk also pays
- * its fixed round trips: the job row, R2, the progress push, the next message).
+ * its fixed round trips: the job row, R2, the progress push, the next message). Those fixed costs
+ * then went down (CHUNKS_PER_INVOCATION chunks an invocation, PROGRESS_PUSH_MS, the upsert's reads
+ * in two batches and its writes without the query builder), and at 50 rows (2026-11-24, 20:43 UTC,
+ * quiet machine): 500,000-row import 29.1 against 9.8 ms (2.96×), 8,866 requests, the longest
+ * 263 ms, 1,596 rows/s; 10,000 rows 29.3 against 8.9 ms (3.30×), 182 requests, 1,460 rows/s
+ * (two other runs of the same code: 32.0 against 9.4 ms, 3.39×; 35.1 against 8.5 ms, 4.12×).
  */
-export const CHUNK_MAX_ROWS = 100;
-/** Most D1 statements a chunk's upsert is estimated to take (0.6 a row at most, as before); a chunk closes before it. */
-export const CHUNK_MAX_STATEMENTS = 60;
+export const CHUNK_MAX_ROWS = 50;
+/**
+ * Least time between two progress pushes (`job.updated` to the CompanyHub) of one import's chunks,
+ * in ms (issue 16). Each push is a call into the hub and a write of its event log; one per chunk
+ * was 5,000 of them in a 500,000-row import, a slice of the isolate's time each, for a progress bar
+ * that moves no faster than people read it. The chunk that counts the last rows always pushes, and
+ * the parse and finish steps push their own changes, so the screen never misses a state.
+ */
+export const PROGRESS_PUSH_MS = 500;
+
+/**
+ * When this isolate last pushed each running import's progress (job id → Date.now()). Kept in
+ * memory only: an isolate that has not seen the job pushes at once, so a job moving between
+ * isolates pushes early rather than late. Entries go with the job's last chunk; the map is cleared
+ * if jobs that failed midway ever leave PROGRESS_PUSH_ENTRIES of them.
+ */
+const lastProgressPush = new Map<string, number>();
+const PROGRESS_PUSH_ENTRIES = 1000;
+
+/**
+ * Whether chunk `n` of `chunks` of job `jobId` pushes its progress now (at most every
+ * PROGRESS_PUSH_MS per isolate, always the last chunk), recording the push when it does (issue 16).
+ */
+export function progressPushDue(jobId: string, n: number, chunks: number, at = Date.now()): boolean {
+  if (n + 1 >= chunks) {
+    lastProgressPush.delete(jobId);
+    return true;
+  }
+  const last = lastProgressPush.get(jobId);
+  if (last !== undefined && at - last < PROGRESS_PUSH_MS) return false;
+  if (lastProgressPush.size >= PROGRESS_PUSH_ENTRIES) lastProgressPush.clear();
+  lastProgressPush.set(jobId, at);
+  return true;
+}
+
+/**
+ * Most import chunks one invocation of the `jobs` consumer runs (issue 16): the message of chunk n
+ * runs chunk n, then the chunk messages its handling sends are run in the same invocation, each as
+ * its own message would be (the job read, the upsert, the conditional UPDATE), until this many
+ * chunks ran; the next goes through the queue (worker/queues/jobs.ts `handleWithFollowers`). What
+ * goes is the queue hop between two chunks, about a fifth of a 50-row chunk's time locally. Within
+ * D1's 1,000 queries per invocation (platform-limits A1), counting every statement of a batch: a
+ * chunk's write batch is at most CHUNK_MAX_STATEMENTS statements plus one for the rounding of each
+ * kind (36), the tags it creates at most 30 × 48 links / 14 names a statement + 1 read (104), and
+ * its other queries 6 (the job, two read batches of two, the job's UPDATE): 6 × 146 = 876 at
+ * worst, about 6 × 20 for a usual file.
+ */
+export const CHUNKS_PER_INVOCATION = 6;
+
+/** Most D1 statements a chunk's upsert is estimated to take (0.6 a row at most, as with 100-row chunks); a chunk closes before it. */
+export const CHUNK_MAX_STATEMENTS = 30;
 /** Data rows shown in the upload's preview. */
 export const PREVIEW_ROWS = 5;
 /** Sheet XML read for a preview at most (bytes): a preview never reads a whole large file. */
@@ -352,9 +410,12 @@ function toImportRow(plan: Plan, row: number, cells: string[]): ContactImportRow
   return out;
 }
 
-/** D1 statements upsertContactsByPhone is estimated to run for a row (its chunk sizes: 11 contacts, 48 tag links, 24 values per statement). */
+/**
+ * D1 statements upsertContactsByPhone is estimated to run for a row (its chunk sizes: 11 contacts,
+ * a counter pair per 90 new contacts, 48 tag links, 24 values per statement, 95 phones a read).
+ */
 function statementsOf(row: ContactImportRow): number {
-  return 2 / 11 + (row.tags?.length ?? 0) / 48 + Object.keys(row.fields ?? {}).length / 24 + 1 / 95;
+  return 1 / 11 + 2 / 90 + (row.tags?.length ?? 0) / 48 + Object.keys(row.fields ?? {}).length / 24 + 1 / 95;
 }
 
 /**
@@ -552,18 +613,22 @@ export async function runImportChunk(deps: JobDeps, message: { jobId: string; co
   const chunks = params.chunks ?? 0;
   const next = params.nextChunk ?? 0;
   if (next > n) {
-    // Counted already; repair the chain if its next message was lost before being sent.
-    if (next === n + 1) await deps.send(nextMessage(job, chunks, n + 1));
+    // Counted already; repair the chain if its next message was lost before being sent. The chunks
+    // after n may have run in n's invocation (CHUNKS_PER_INVOCATION): a redelivered n whose
+    // invocation stopped midway finds `next` up to that many chunks on, and nothing sent for it.
+    if (next - n <= CHUNKS_PER_INVOCATION) await deps.send(nextMessage(job, chunks, next));
     return;
   }
   if (next < n) throw new Error(`chunk ${n} arrived before chunk ${next} of job ${job.id}`);
 
+  const loaded = span(env, "chunk.load");
   const object = await env.FILES.get(chunkKey(job.id, n));
   if (!object) {
     await failJob(env, db, job.companyId, job.id, `The import lost its place after row ${params.lastRow ?? params.headerRow}; rows up to there were imported.`);
     return;
   }
   const chunk = chunkSchema.parse(await object.json());
+  loaded();
   // A zero timer before and after the upsert and before the progress push (issue 16): requests
   // waiting on the isolate run between the chunk's steps, not only after the whole chunk (locally
   // D1, R2, the hub and the queue answer from the same workerd process).
@@ -580,6 +645,7 @@ export async function runImportChunk(deps: JobDeps, message: { jobId: string; co
       return { ...(source ? refusalValues(source) : {}), row: r.row, reason: r.reason };
     }),
   ].sort((a, b) => a.row - b.row);
+  const after = span(env, "chunk.refused+update");
   if (refused.length) await env.FILES.put(refusedKey(job.id, n), JSON.stringify(refused));
 
   const handled = chunk.rows.length + chunk.refused.length;
@@ -593,10 +659,17 @@ export async function runImportChunk(deps: JobDeps, message: { jobId: string; co
     })
     .where(and(eq(jobs.id, job.id), eq(jobs.companyId, job.companyId), eq(jobs.status, "running"), sql`json_extract(${jobs.params}, '$.nextChunk') = ${n}`))
     .returning();
+  after();
   if (!updated) return;
-  await yieldToOthers();
-  await publishJob(env, updated);
+  if (progressPushDue(job.id, n, chunks)) {
+    await yieldToOthers();
+    const published = span(env, "chunk.publish");
+    await publishJob(env, updated);
+    published();
+  }
+  const sent = span(env, "chunk.send");
   await deps.send(nextMessage(job, chunks, n + 1));
+  sent();
 }
 
 /** Report columns. */

@@ -42,6 +42,7 @@ import {
   type NormalizedValue,
 } from "../../schema/validation/contacts";
 import type { AppEnv } from "../env";
+import { span } from "./bench-trace";
 import { chunk } from "./cursor";
 import { contactsAddedStatement, dayCountsStatement, localDay } from "./dashboard";
 import type { Db } from "./db";
@@ -138,14 +139,22 @@ export async function contactCount(db: Db, companyId: string): Promise<number> {
 
 /** The company's custom fields, by id. */
 export async function loadFields(db: Db, companyId: string): Promise<Map<string, CustomFieldRow>> {
-  const rows = await db.select().from(customFields).where(eq(customFields.companyId, companyId));
+  return fieldsById(await db.select().from(customFields).where(eq(customFields.companyId, companyId)));
+}
+
+/** Custom field rows by id, as `loadFields` answers them. */
+function fieldsById(rows: CustomFieldRow[]): Map<string, CustomFieldRow> {
   return new Map(rows.map((f) => [f.id, f]));
+}
+
+/** The read of the company's time zone, not yet run (`companyTimeZone`, or a caller's D1 batch). */
+function timeZoneQuery(db: Db, companyId: string) {
+  return db.select({ timezone: companies.timezone }).from(companies).where(eq(companies.id, companyId)).limit(1);
 }
 
 /** The company's time zone (for wall-clock datetimes), UTC when unknown. */
 export async function companyTimeZone(db: Db, companyId: string): Promise<string> {
-  const row = await db.query.companies.findFirst({ where: eq(companies.id, companyId), columns: { timezone: true } });
-  return row?.timezone ?? "UTC";
+  return (await timeZoneQuery(db, companyId))[0]?.timezone ?? "UTC";
 }
 
 /**
@@ -695,78 +704,70 @@ export async function upsertContactsByPhone(
   companyId: string,
   rows: ContactImportRow[],
 ): Promise<{ inserted: number; updated: number; refused: { row: number; reason: string }[] }> {
-  void env; // In the signature for the job's sake (future hub progress, R2); unused today.
   const refused: { row: number; reason: string }[] = [];
-  const fields = await loadFields(db, companyId);
-  const timeZone = await companyTimeZone(db, companyId);
+  // The reads go in two D1 batches, not five round trips (issue 16: each round trip of an import
+  // chunk is a turn of the isolate the rest of the API waits behind).
+  const [fieldRows, zoneRows] = await db.batch([db.select().from(customFields).where(eq(customFields.companyId, companyId)), timeZoneQuery(db, companyId)]);
+  const fields = fieldsById(fieldRows);
+  const timeZone = zoneRows[0]?.timezone ?? "UTC";
   const valid: ValidRow[] = [];
   const seen = new Set<string>();
 
+  const validated = span(env, "upsert.validate");
   for (const input of rows) {
     const reason = validateRow(input, fields, timeZone, seen);
     if (typeof reason === "string") refused.push({ row: input.row, reason });
     else valid.push(reason);
   }
+  validated();
   if (!valid.length) return { inserted: 0, updated: 0, refused };
 
-  const tagIds = await ensureTags(db, companyId, valid.flatMap((v) => v.tagNames));
-
-  // Which phones exist already (and their names, kept when a row brings none).
-  const existing = new Map<string, { id: string; name: string }>();
-  for (const part of chunk(valid.map((v) => v.phone), 95)) {
-    const found = await db
+  // Which phones exist already (and their names, kept when a row brings none), read in one batch
+  // with the company's tags.
+  const phoneReads = chunk(valid.map((v) => v.phone), 95).map((part) =>
+    db
       .select({ id: contacts.id, phone: contacts.phone, name: contacts.name })
       .from(contacts)
-      .where(and(eq(contacts.companyId, companyId), inArray(contacts.phone, part)));
-    for (const f of found) if (f.phone) existing.set(f.phone, { id: f.id, name: f.name });
-  }
+      .where(and(eq(contacts.companyId, companyId), inArray(contacts.phone, part))),
+  );
+  const [tagRows, ...phoneRows] = await db.batch([contactTagsQuery(db, companyId), ...phoneReads]);
+  const tagIds = await ensureTags(db, companyId, valid.flatMap((v) => v.tagNames), tagRows);
+  const existing = new Map<string, { id: string; name: string }>();
+  for (const found of phoneRows) for (const f of found) if (f.phone) existing.set(f.phone, { id: f.id, name: f.name });
 
   const at = Date.now();
-  const statements: Statement[] = [];
   const fresh = valid.filter((v) => !existing.has(v.phone));
   const known = valid.filter((v) => existing.has(v.phone));
+  // The write batch is SQL text and bound values, not drizzle's builder (issue 16): building
+  // ~100-parameter statements through it (its `is` checks on every value) was a fifth of an
+  // import's CPU in the worker, all of it time the isolate serves nothing else. Same statements.
+  const statements: D1PreparedStatement[] = [];
+  const write = (text: string, params: unknown[]) => statements.push(db.$client.prepare(text).bind(...params));
+  const contactColumns = "INSERT INTO contacts (id, company_id, name, phone, email, document, created_at, updated_at) VALUES ";
+  const contactValues = (rows: ValidRow[], name: (v: ValidRow) => string, ids: string[]) =>
+    rows.flatMap((v) => {
+      const id = newId();
+      ids.push(id);
+      return [id, companyId, name(v), v.phone, v.email, v.document, at, at];
+    });
+  const placeholders = (rows: number, columns: number) => Array.from({ length: rows }, () => `(${Array.from({ length: columns }, () => "?").join(", ")})`).join(", ");
 
+  const freshIds: string[] = [];
   for (const part of chunk(fresh, 11)) {
-    const values = part.map((v) => ({
-      id: newId(),
-      companyId,
-      name: v.name ?? v.phone,
-      phone: v.phone,
-      email: v.email,
-      document: v.document,
-      createdAt: at,
-      updatedAt: at,
-    }));
-    statements.push(db.insert(contacts).values(values).onConflictDoNothing({ target: [contacts.companyId, contacts.phone] }));
-    statements.push(adjustContactCount(db, companyId, existingAmong(companyId, values.map((v) => v.id))));
-    // The dashboard counts the rows really inserted (issue 12).
-    statements.push(dayCountsStatement(companyId, localDay(at, timeZone), { newContacts: existingAmong(companyId, values.map((v) => v.id)) }));
+    write(`${contactColumns}${placeholders(part.length, 8)} ON CONFLICT (company_id, phone) DO NOTHING`, contactValues(part, (v) => v.name ?? v.phone, freshIds));
   }
+  // The counter and the dashboard count the rows really inserted (issue 12), after every insert of
+  // the batch: 90 ids a statement (the 100-parameter limit).
+  const counts: Statement[] = [];
+  for (const ids of chunk(freshIds, 90)) {
+    counts.push(adjustContactCount(db, companyId, existingAmong(companyId, ids)));
+    counts.push(dayCountsStatement(companyId, localDay(at, timeZone), { newContacts: existingAmong(companyId, ids) }));
+  }
+  statements.push(...d1Statements(db, counts));
   for (const part of chunk(known, 11)) {
-    statements.push(
-      db
-        .insert(contacts)
-        .values(
-          part.map((v) => ({
-            id: newId(),
-            companyId,
-            name: v.name ?? existing.get(v.phone)?.name ?? v.phone,
-            phone: v.phone,
-            email: v.email,
-            document: v.document,
-            createdAt: at,
-            updatedAt: at,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [contacts.companyId, contacts.phone],
-          set: {
-            name: sql`excluded.name`,
-            email: sql`coalesce(excluded.email, ${contacts.email})`,
-            document: sql`coalesce(excluded.document, ${contacts.document})`,
-            updatedAt: sql`excluded.updated_at`,
-          },
-        }),
+    write(
+      `${contactColumns}${placeholders(part.length, 8)} ON CONFLICT (company_id, phone) DO UPDATE SET name = excluded.name, email = coalesce(excluded.email, contacts.email), document = coalesce(excluded.document, contacts.document), updated_at = excluded.updated_at`,
+      contactValues(part, (v) => v.name ?? existing.get(v.phone)?.name ?? v.phone, []),
     );
   }
 
@@ -774,19 +775,21 @@ export async function upsertContactsByPhone(
   // contact whoever created it.
   const links = valid.flatMap((v) => v.tagNames.map((name) => ({ phone: v.phone, tagId: tagIds.get(name.toLocaleLowerCase()) ?? "" })).filter((l) => l.tagId));
   for (const part of chunk(links, 48)) {
-    const pairs = sql.join(part.map((l) => sql`(${l.phone}, ${l.tagId})`), sql`, `);
-    statements.push(
-      sql`INSERT OR IGNORE INTO ${contactTags} (company_id, contact_id, tag_id) SELECT c.company_id, c.id, v.column2 FROM (VALUES ${pairs}) AS v JOIN ${contacts} AS c ON c.company_id = ${companyId} AND c.phone = v.column1`,
+    write(
+      `INSERT OR IGNORE INTO contact_tags (company_id, contact_id, tag_id) SELECT c.company_id, c.id, v.column2 FROM (VALUES ${placeholders(part.length, 2)}) AS v JOIN contacts AS c ON c.company_id = ? AND c.phone = v.column1`,
+      [...part.flatMap((l) => [l.phone, l.tagId]), companyId],
     );
   }
   const values = valid.flatMap((v) => v.values.map((x) => ({ phone: v.phone, fieldId: x.fieldId, value: x.value })));
   for (const part of chunk(values, 24)) {
-    const tuples = sql.join(part.map((x) => sql`(${x.phone}, ${x.fieldId}, ${x.value.value}, ${x.value.valueNumber})`), sql`, `);
-    statements.push(
-      sql`INSERT INTO ${contactFieldValues} (company_id, contact_id, field_id, value, value_number, updated_at) SELECT c.company_id, c.id, v.column2, v.column3, v.column4, ${at} FROM (VALUES ${tuples}) AS v JOIN ${contacts} AS c ON c.company_id = ${companyId} AND c.phone = v.column1 WHERE true ON CONFLICT (contact_id, field_id) DO UPDATE SET value = excluded.value, value_number = excluded.value_number, updated_at = excluded.updated_at`,
+    write(
+      `INSERT INTO contact_field_values (company_id, contact_id, field_id, value, value_number, updated_at) SELECT c.company_id, c.id, v.column2, v.column3, v.column4, ? FROM (VALUES ${placeholders(part.length, 4)}) AS v JOIN contacts AS c ON c.company_id = ? AND c.phone = v.column1 WHERE true ON CONFLICT (contact_id, field_id) DO UPDATE SET value = excluded.value, value_number = excluded.value_number, updated_at = excluded.updated_at`,
+      [at, ...part.flatMap((x) => [x.phone, x.fieldId, x.value.value, x.value.valueNumber]), companyId],
     );
   }
-  await runBatch(db, statements);
+  const batched = span(env, "upsert.batch");
+  await db.$client.batch(statements);
+  batched();
   return { inserted: fresh.length, updated: known.length, refused };
 }
 
@@ -836,17 +839,27 @@ function validateRow(input: ContactImportRow, fields: Map<string, CustomFieldRow
   return { row: input.row, phone: phone.data, name, email, document, tagNames, values };
 }
 
-/** Ids of contact tags of `companyId` by lower-cased name, creating the missing ones (a concurrent creator wins). */
-export async function ensureTags(db: Db, companyId: string, names: string[]): Promise<Map<string, string>> {
+/** The company's contact tags (id, name), a read not yet run (`ensureTags`, or a caller's D1 batch). */
+function contactTagsQuery(db: Db, companyId: string) {
+  return db.select({ id: tags.id, name: tags.name }).from(tags).where(and(eq(tags.companyId, companyId), eq(tags.kind, "contact")));
+}
+
+/**
+ * Ids of contact tags of `companyId` by lower-cased name, creating the missing ones (a concurrent
+ * creator wins). `loaded`: the company's contact tags as `contactTagsQuery` answers them, when the
+ * caller read them already (issue 16: the import reads them in one batch with its other reads).
+ */
+export async function ensureTags(db: Db, companyId: string, names: string[], loaded?: { id: string; name: string }[]): Promise<Map<string, string>> {
   const wanted = new Map<string, string>();
   for (const n of names) if (!wanted.has(n.toLocaleLowerCase())) wanted.set(n.toLocaleLowerCase(), n);
   const ids = new Map<string, string>();
   if (!wanted.size) return ids;
-  const load = async () => {
-    const rows = await db.select({ id: tags.id, name: tags.name }).from(tags).where(and(eq(tags.companyId, companyId), eq(tags.kind, "contact")));
+  const keep = (rows: { id: string; name: string }[]) => {
     for (const r of rows) if (!ids.has(r.name.toLocaleLowerCase())) ids.set(r.name.toLocaleLowerCase(), r.id);
   };
-  await load();
+  const load = async () => keep(await contactTagsQuery(db, companyId));
+  if (loaded) keep(loaded);
+  else await load();
   const missing = [...wanted.entries()].filter(([lower]) => !ids.has(lower)).map(([, name]) => name);
   if (!missing.length) return ids;
   const at = Date.now();

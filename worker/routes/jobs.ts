@@ -25,6 +25,7 @@ import { XlsxError } from "../lib/xlsx-reader";
 import { r2Source } from "../lib/zip-reader";
 import { zv } from "../lib/validate";
 import { readForm } from "../lib/multipart";
+import { span } from "../lib/bench-trace";
 import { loadJob, presentJob } from "../jobs/common";
 import { importableFields, importParamsSchema, PreviewRefusal, previewImport, readerFailure, suggestMapping, type ImportPreview } from "../jobs/import";
 import { sendJob } from "../queues/jobs";
@@ -77,7 +78,9 @@ export const contactFileRoutes = new Hono<HonoEnv>()
   .post("/import", async (c) => {
     const declared = Number(c.req.header("Content-Length") ?? 0);
     if (declared > MAX_IMPORT_BYTES + 1024 * 1024) throw new AppError("validation_failed", "The file is larger than 50 MB.", { file: "too_large" });
+    const read = span(c.env, "upload.form");
     const form = importForm.safeParse(await readForm(c, "file"));
+    read();
     if (!form.success) throw validationError(form.error);
     const file = form.data.file;
     if (file.size > MAX_IMPORT_BYTES) throw new AppError("validation_failed", "The file is larger than 50 MB.", { file: "too_large" });
@@ -88,13 +91,17 @@ export const contactFileRoutes = new Hono<HonoEnv>()
     const fileKey = `imports/${companyId}/${jobId}.xlsx`;
     // Straight from the parsed body to R2, then previewed by ranged reads: no second copy of the
     // file in the Worker's 128 MB.
+    const put = span(c.env, "upload.put");
     await c.env.FILES.put(fileKey, file, { httpMetadata: { contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } });
+    put();
+    const previewed = span(c.env, "upload.preview");
     const source = await r2Source(c.env.FILES, fileKey);
     if (!source) throw new Error("the uploaded file vanished from R2");
     const preview = await previewImport(source).catch(async (error: unknown) => {
       await c.env.FILES.delete(fileKey);
       throw previewError(error);
     });
+    previewed();
     const at = now();
     await db.insert(jobs).values({
       id: jobId,
