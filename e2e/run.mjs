@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureDevVars, freePort, must, run, startWrangler, waitFor, wranglerEnv } from "../scripts/lib.mjs";
+import { ensureDevVars, must, reservePort, run, startWrangler, waitFor, wranglerEnv } from "../scripts/lib.mjs";
 import { startMetaStandIn } from "../standins/meta-graph.ts";
 import { startCloudflareStandIn } from "../standins/cloudflare.ts";
 import { startInstagramStandIn } from "../standins/instagram-graph.ts";
@@ -19,7 +19,8 @@ const state = mkdtempSync(join(tmpdir(), "conversa-e2e-"));
 const meta = await startMetaStandIn({ keepAlive: true });
 // Cloudflare's custom hostnames API (franchise hostnames, issue 14).
 const cloudflare = await startCloudflareStandIn({ keepAlive: true });
-const port = await freePort();
+// Held until wrangler dev starts: the build and the migrations in between start processes of their own.
+const { port, release } = await reservePort();
 const base = `http://127.0.0.1:${port}`;
 // Instagram's business login and Graph API (issue 15): its consent page and signed webhooks.
 const instagram = await startInstagramStandIn({ keepAlive: true, webhookUrl: `${base}/api/channels/instagram/webhook` });
@@ -30,6 +31,7 @@ let code = 1;
 try {
   await must("vite", ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"]);
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
+  await release();
   server = startWrangler(port, [
     "--persist-to", state, "--log-level", "warn",
     "--var", `WHATSAPP_GRAPH_URL:${meta.graphUrl}`,
@@ -61,6 +63,7 @@ try {
     env: { E2E_BASE_URL: base, E2E_META_ORIGIN: meta.origin, E2E_APP_SECRET, E2E_STATE: state, E2E_INSTAGRAM_ORIGIN: instagram.origin, E2E_EVOLUTION_ORIGIN: evolution.origin },
   });
 } finally {
+  await release();
   server?.kill("SIGTERM");
   await meta.close();
   await cloudflare.close();

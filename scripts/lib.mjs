@@ -314,6 +314,25 @@ export async function bundleWorker(outdir) {
   return [`${outdir}/index.js`, "--no-bundle", "--config", `${root}wrangler.toml`];
 }
 
+/**
+ * Holds a free loopback port until `release()` (a listening server on it), so the other processes a
+ * runner starts meanwhile (the web build, `wrangler d1 migrations apply` with its own workerd
+ * sockets, the stand-ins) cannot be handed the same port, as happened once to the e2e run
+ * ("Address already in use" when wrangler dev started after the build). Answers
+ * `{ port, release }`; `release()` resolves once the port is free again, just before its user binds it.
+ */
+export function reservePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      // Idempotent: a runner releases it before starting its server and again on its way out.
+      resolve({ port, release: () => new Promise((done) => (srv.listening ? srv.close(() => done()) : done())) });
+    });
+    srv.on("error", reject);
+  });
+}
+
 /** A TCP port free on 127.0.0.1 right now (the OS picks it). */
 export function freePort() {
   return new Promise((resolve, reject) => {
