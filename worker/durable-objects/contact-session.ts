@@ -86,7 +86,9 @@ import { routeStillHolds, type RouteCheck } from "../lib/connections";
 
 /**
  * What became of one event: stored (or applied to its target), a duplicate, ignored (presence
- * without a ticket), or rejected (kept in rejected_events: a reaction or revoke whose target is unknown).
+ * without a ticket), rejected (kept in rejected_events: a reaction or revoke whose target is
+ * unknown), or stale (the connection row the webhook route remembered no longer holds its route:
+ * nothing was done, the caller looks the connection up again; issue 16).
  */
 export type IngestResult = { status: "stored" | "duplicate" | "ignored" | "rejected" | "stale"; messageId?: string; ticketId?: string; runId?: string };
 
@@ -459,7 +461,9 @@ export class ContactSession extends DurableObject<AppEnv> {
   /**
    * Handles one inbound event for this contact on `connectionId`, after every event handed in
    * before it. Idempotent: the same provider message id stores nothing the second time; a reaction,
-   * edit or revoke applied again leaves its target as it was.
+   * edit or revoke applied again leaves its target as it was. `connection`: the row the caller
+   * read (not read again here); with `check`, a row the webhook route remembered for that route,
+   * checked against D1 before anything is done (`stale` when it no longer holds; `handle`).
    */
   async ingest(connectionId: string, event: ContactEvent, connection?: ConnectionRow, check?: RouteCheck): Promise<IngestResult> {
     const waited = span(this.env, "session.wait-in-queue");
