@@ -17,8 +17,9 @@
 //    to the stand-in receiving it, as the replies are; printed with the replies' ratios to it.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
-// self time by module and function (scripts/lib.mjs summariseProfile).
-import { mkdtempSync, rmSync } from "node:fs";
+// self time by module and function (scripts/lib.mjs summariseProfile); BENCH_PROFILE_OUT=<dir> keeps
+// the raw profile and the bundle there.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleWorker, configWithoutAssets, freePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, wranglerEnv } from "./lib.mjs";
@@ -148,6 +149,12 @@ try {
   const elapsed = (performance.now() - t0) / 1000;
   const latencies = jobs.flatMap((from) => (replies.has(from) ? [replies.get(from) - started.get(from)] : [])).sort((a, b) => a - b);
   const profile = stopProfile ? await stopProfile() : null;
+  // BENCH_PROFILE_OUT=<dir>: the raw profile and the bundle it refers to are kept there (for a call tree).
+  if (profile && process.env.BENCH_PROFILE_OUT) {
+    mkdirSync(process.env.BENCH_PROFILE_OUT, { recursive: true });
+    writeFileSync(join(process.env.BENCH_PROFILE_OUT, "flows.cpuprofile"), JSON.stringify(profile));
+    writeFileSync(join(process.env.BENCH_PROFILE_OUT, "index.js"), readFileSync(bundle[0]));
+  }
   const concurrentStages = await traceOf(`concurrency ${CONCURRENCY}`);
 
   // Concurrency 1: new contacts one at a time, each reply awaited before the next webhook.

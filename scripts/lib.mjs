@@ -310,6 +310,10 @@ async function seedDemoData(baseUrl, token) {
  * someone editing a source file while it runs.
  */
 export async function bundleWorker(outdir) {
+  // On a fresh clone: wrangler.toml's assets directory must exist (the benchmarks serve no web app)
+  // and the session key comes from .dev.vars, as `npm start` makes it.
+  mkdirSync(`${root}dist/web`, { recursive: true });
+  ensureDevVars();
   await must("wrangler", ["deploy", "--dry-run", "--outdir", outdir], { env: { ...wranglerEnv, WRANGLER_LOG: "error" } });
   return [`${outdir}/index.js`, "--no-bundle", "--config", `${root}wrangler.toml`];
 }

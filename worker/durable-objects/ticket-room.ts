@@ -444,12 +444,13 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
+    const inside = span(this.env, "room.append-inside");
     const run = this.appends.then(() => {
       waited();
       return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact);
     });
     this.appends = run.catch(() => undefined);
-    return run;
+    return run.finally(inside);
   }
 
   private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup, handedStats?: FlowStepStats, touch?: { contactId: string; at: number }): Promise<AppendResult> {

@@ -28,6 +28,19 @@ async function waitForSends(phoneNumberId: string, count: number, timeoutMs = 10
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The bodies of the contact's outbound messages with the time each was stored (ms UTC), in order.
+ * A step's wait counts from the previous flow's last action, which is stored before its send reaches
+ * the stand-in; the stand-in's receive times also carry each send's own delay, which under load
+ * made two sends' gap shorter than the wait between their actions.
+ */
+async function storedSends(companyId: string, contactId: string): Promise<{ text: string; at: number }[]> {
+  const { results } = await env.DB.prepare("SELECT body, created_at FROM messages WHERE company_id = ? AND contact_id = ? AND direction = 'out' ORDER BY created_at, seq")
+    .bind(companyId, contactId)
+    .all<{ body: string; created_at: number }>();
+  return results.map((r) => ({ text: r.body, at: r.created_at }));
+}
+
 /** A flow that sends `text`, published. */
 async function textFlow(token: string, text: string): Promise<string> {
   const { flow } = await publishedFlow(token, flowDoc([{ id: "t", type: "text", data: { message: text } }], [["start", "next", "t"]]), `Flow ${text}`);
@@ -138,7 +151,7 @@ describe("shipping cycle routes", () => {
 
 describe("cycle steps run on time", () => {
   it("three steps with second units run in order, each its wait after the previous one", async () => {
-    const { owner, phoneNumberId, contactId } = await setup();
+    const { owner, companyId, phoneNumberId, contactId } = await setup();
     const steps = [
       { flowId: await textFlow(owner.token, "Passo 1"), wait: { value: 1, unit: "second" } },
       { flowId: await textFlow(owner.token, "Passo 2"), wait: { value: 2, unit: "second" } },
@@ -149,8 +162,10 @@ describe("cycle steps run on time", () => {
     expect((await enrol(owner.token, cycle.id, [contactId])).enrolled).toEqual([contactId]);
     const sent = await waitForSends(phoneNumberId, 3, 15_000);
     expect(sent.map((s) => s.text)).toEqual(["Passo 1", "Passo 2", "Passo 3"]);
-    // Each step its wait after the previous one (a little slack for the send's own hop).
-    const [one, two, three] = sent.map((s) => s.at) as [number, number, number];
+    // Each step its wait after the previous one, timed by when each message was stored.
+    const stored = await storedSends(companyId, contactId);
+    expect(stored.map((s) => s.text)).toEqual(["Passo 1", "Passo 2", "Passo 3"]);
+    const [one, two, three] = stored.map((s) => s.at) as [number, number, number];
     expect(one - enrolledAt).toBeGreaterThanOrEqual(900);
     expect(two - one).toBeGreaterThanOrEqual(1_900);
     expect(three - two).toBeGreaterThanOrEqual(900);
@@ -161,7 +176,7 @@ describe("cycle steps run on time", () => {
   }, 30_000);
 
   it("a step waits its time after the previous flow's last action, not after that flow started (spec §3)", async () => {
-    const { owner, phoneNumberId, contactId } = await setup();
+    const { owner, companyId, phoneNumberId, contactId } = await setup();
     // Step 1 sends "Antes", waits 2 s, then sends "Depois": its last action is the second send.
     const slow = await publishedFlow(
       owner.token,
@@ -185,7 +200,9 @@ describe("cycle steps run on time", () => {
     await enrol(owner.token, cycle.id, [contactId]);
     const sent = await waitForSends(phoneNumberId, 3, 20_000);
     expect(sent.map((s) => s.text)).toEqual(["Antes", "Depois", "Próximo"]);
-    const [first, last, next] = sent.map((s) => s.at) as [number, number, number];
+    const stored = await storedSends(companyId, contactId);
+    expect(stored.map((s) => s.text)).toEqual(["Antes", "Depois", "Próximo"]);
+    const [first, last, next] = stored.map((s) => s.at) as [number, number, number];
     // One wait after "Depois" (the last action), so at least 3 s after "Antes" (the flow's start).
     expect(next - last).toBeGreaterThanOrEqual(900);
     expect(next - first).toBeGreaterThanOrEqual(2_900);
