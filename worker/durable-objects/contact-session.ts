@@ -14,7 +14,10 @@
  *      to the default flow);
  *   5. else a new pending ticket opens (with the connection's greeting message).
  * A run's conversation is stored in the contact's ticket (created pending when there is none, never
- * opened for a member); bot messages are outbound messages with no sender.
+ * opened for a member); bot messages are outbound messages with no sender. The TicketRoom stores
+ * every message but one kind: a new contact's first message with nothing to do before its insert
+ * (no media, quoted message or ad referral) goes into D1 in the contact's own batch, with its
+ * identity and its pending ticket, and the room only publishes it (`publishStored`; issue 16).
  *
  * Runs the flow engine (worker/flows) for the contact and performs its effects
  * (worker/pipeline/flow-effects.ts). Storage (SQLite):
@@ -58,6 +61,7 @@ import {
   type ContactIdentityRow,
   type ContactRow,
   type KeywordRow,
+  type MessageRow,
   type TicketRow,
 } from "../../schema";
 import type { FlowRunAnswer, RunWarning } from "../../schema/flow-api";
@@ -74,6 +78,8 @@ import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, 
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { roomOf } from "../lib/realtime";
+import { presentTicket, previewOf } from "../lib/tickets";
+import type { AppendInput, AppendResult, HubGroup } from "./ticket-room";
 import { keepRejected } from "../lib/rejected-events";
 import { sendToTicket } from "../pipeline/outbound";
 import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
@@ -254,6 +260,13 @@ type Turn = {
    * message was stored so they run while it is (issue 16, `createdContextReads`).
    */
   contextReads?: { companyId: string; contactId: string; flowId: string; rows: Promise<CreatedContextRows> };
+  /**
+   * The message a new contact's batch stored with the contact and its ticket (issue 16: one round
+   * trip for the three, not a room append after it): the row as inserted (seq 1 of `ticketId`), and
+   * the ticket as the lists show it. `storeInbound` hands it to the room to publish instead of
+   * appending it.
+   */
+  prestored?: { row: MessageRow; ticket: TicketRow; contact: ContactRow };
 };
 
 /** A placeholder standing for a string value of a prepared query (see `prepared` in worker/lib/db.ts). */
@@ -893,7 +906,8 @@ export class ContactSession extends DurableObject<AppEnv> {
   /**
    * Stores the inbound message in `ticket` (after its media), publishing a ticket just created. An
    * ad `referral` is kept on the contact (the latest) and on the ticket (the one it began with); a
-   * reaction that waited for this message is applied to it.
+   * reaction that waited for this message is applied to it. A message the new contact's batch
+   * stored already (`Turn.prestored`) is only published by the room.
    */
   private async storeInbound(db: Db, connection: ConnectionRow, contact: ContactRow, ticket: TicketRow, event: InboundMessage, created: boolean): Promise<IngestResult> {
     if (event.referral) {
@@ -905,6 +919,20 @@ export class ContactSession extends DurableObject<AppEnv> {
           .where(and(eq(tickets.id, ticket.id), eq(tickets.companyId, connection.companyId), isNull(tickets.referral))),
       ]);
     }
+    const room = roomOf(this.env, ticket.id);
+    // A new ticket's `ticket.waiting` alert for the online members goes to the hub with the room's
+    // publish of this message (issue 16: one hub call, not a third hop awaited in this turn).
+    const online = this.turn?.pre.online;
+    const waiting = created && online && online.length > 0 ? waitingTicketEvent(ticket, contact.name, online) : undefined;
+    const prestored = this.turn?.prestored;
+    if (prestored && prestored.row.ticketId === ticket.id && prestored.row.externalId === event.externalId) {
+      // Stored already, in the new contact's own batch (`upsertContact`): the room publishes it.
+      this.turn!.prestored = undefined;
+      const published = span(this.env, "session.room-publish");
+      const result = await this.publishPrestored(room, connection, prestored, waiting);
+      published();
+      return this.afterStored(db, connection, contact, ticket, event, created, result, online, waiting, null);
+    }
     const media = await this.storeInboundMedia(connection, event);
     const quoted = event.quotedExternalId
       ? await db.query.messages.findFirst({
@@ -912,42 +940,9 @@ export class ContactSession extends DurableObject<AppEnv> {
           columns: { id: true },
         })
       : undefined;
-    const room = roomOf(this.env, ticket.id);
-    // A new ticket's `ticket.waiting` alert for the online members goes to the hub with the room's
-    // publish of this message (issue 16: one hub call, not a third hop awaited in this turn).
-    const online = this.turn?.pre.online;
-    const waiting = created && online && online.length > 0 ? waitingTicketEvent(ticket, contact.name, online) : undefined;
     const appended = span(this.env, "session.room-append");
     const result = await room.append(
-      {
-      companyId: connection.companyId,
-      ticketId: ticket.id,
-      contactId: contact.id,
-      connectionId: connection.id,
-      externalId: event.externalId,
-      direction: "in",
-      type: event.type,
-      body: event.body,
-      payload: { ...(event.payload ?? {}), ...(media.error ? { mediaError: media.error } : {}) },
-      mediaKey: media.key,
-      mediaMime: media.key ? media.mime : null,
-      mediaName: event.media?.fileName ?? null,
-      mediaSize: media.size,
-      quotedId: quoted?.id ?? null,
-      status: "received",
-      errorCode: null,
-      errorMessage: null,
-      sentAt: event.timestamp,
-      senderMemberId: null,
-      senderName: null,
-      idempotencyKey: null,
-      deletedAt: null,
-      editedAt: null,
-      forwarded: event.forwarded ?? false,
-      reactions: null,
-      errorDetails: null,
-      apiKeyId: null,
-      },
+      inboundInput(connection, contact.id, ticket.id, event, media, quoted?.id ?? null),
       // `created`: the ticket was inserted by this turn, so the room need not look for earlier messages.
       // The contact's `last_message_at` moves in the room's batch (issue 16: the message's read
       // batch writes nothing), unless this turn inserted the contact with this message's time.
@@ -959,9 +954,29 @@ export class ContactSession extends DurableObject<AppEnv> {
       },
     );
     appended();
+    return this.afterStored(db, connection, contact, ticket, event, created, result, online, waiting, media.key);
+  }
+
+  /**
+   * What follows a message's store in `storeInbound`: the turn's notes, the waiting alert when the
+   * room's publish did not carry it, a reaction that waited for it, the event subscriptions and a
+   * rejected event's record. `mediaKey`: the stored media's R2 key, or null.
+   */
+  private async afterStored(
+    db: Db,
+    connection: ConnectionRow,
+    contact: ContactRow,
+    ticket: TicketRow,
+    event: InboundMessage,
+    created: boolean,
+    result: AppendResult,
+    online: string[] | undefined,
+    waiting: HubGroup | undefined,
+    mediaKey: string | null,
+  ): Promise<IngestResult> {
     if (this.turn) this.turn.touchedContactId = contact.id;
     // A contact this turn created has this one message: its last message and media (issue 16).
-    if (this.turn && !result.duplicate && this.turn.createdContactId === contact.id) this.turn.stored = { contactId: contact.id, body: event.body, mediaKey: media.key };
+    if (this.turn && !result.duplicate && this.turn.createdContactId === contact.id) this.turn.stored = { contactId: contact.id, body: event.body, mediaKey };
     const after = span(this.env, "session.after-append");
     // A ticket just created reaches the hub's lists with its first message: the room's publish of
     // the message carries the ticket's list entry read after the insert (issue 16: no second
@@ -987,6 +1002,18 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
     after();
     return { status: result.duplicate ? "duplicate" : "stored", messageId: result.message.id, ticketId: ticket.id };
+  }
+
+  /**
+   * Hands a message stored with its new contact (`Turn.prestored`) to its room, which publishes it
+   * with the ticket's list entry (built here from the rows just inserted: no read back) and
+   * `waiting`, and continues the ticket's seqs after it. Answers like `TicketRoom.append`; throws
+   * when the room does (the message is stored: a redelivery finds it and routes it again).
+   */
+  private async publishPrestored(room: ReturnType<typeof roomOf>, connection: ConnectionRow, prestored: NonNullable<Turn["prestored"]>, waiting: HubGroup | undefined): Promise<AppendResult> {
+    const { row, ticket, contact } = prestored;
+    const entry = presentTicket(ticket, { id: contact.id, name: contact.name, phone: contact.phone, email: contact.email, imageKey: contact.imageKey }, { id: connection.id, name: connection.name, channel: connection.channel }, null);
+    return room.publishStored(row, entry, waiting);
   }
 
   /** A reaction that arrived before `externalId` was stored (this contact's), applied now. */
@@ -1649,12 +1676,21 @@ export class ContactSession extends DurableObject<AppEnv> {
         // but a system event's stores it in one, and a new contact has none): it goes in the same
         // batch (issue 16: one round trip, not two), handed out by the turn's first `ticketFor`.
         const ticket = this.turn?.fresh && event.type !== "system" ? newTicketRow(connection, row.id, event, at) : undefined;
+        // The message itself joins them when the room would only insert it (issue 16: its append
+        // was a round trip of its own before the flow's first reply): seq 1 of the new ticket,
+        // which carries its preview and unread count as the room's update would set them.
+        const message = ticket && storedWithContact(event) ? inboundRow(connection, row.id, ticket.id, event, { key: null, mime: "", size: null }, null, { id: newId(), seq: 1, at }) : undefined;
+        if (message && ticket) {
+          ticket.lastMessagePreview = previewOf(message);
+          ticket.unreadCount = 1;
+        }
         const writes = [
           db.insert(contacts).values(row),
           adjustContactCount(db, companyId, 1),
           await contactsAddedStatement(db, companyId, 1, at),
           ...identityRows(row.id),
           ...(ticket ? await newTicketStatements(db, ticket) : []),
+          ...(message ? [db.insert(messages).values(message)] : []),
         ];
         // The first context of the flow a new contact's message most likely starts (the connection's
         // default flow) is read in the same batch, after the writes (issue 16: no round trip of its own).
@@ -1671,6 +1707,7 @@ export class ContactSession extends DurableObject<AppEnv> {
           this.turn.openContactId = row.id;
           this.turn.open = undefined;
           if (ticket) this.turn.insertedTicket = ticket;
+          if (message && ticket) this.turn.prestored = { row: message, ticket, contact: row };
         }
         // Inserted with this message's time as its last message: nothing to move after storing it.
         if (this.turn) this.turn.touchedContactId = row.id;
@@ -1752,6 +1789,64 @@ export class ContactSession extends DurableObject<AppEnv> {
 function defaultFlowFor(defaults: Pick<ConnectionFlowsRow, "defaultFlowId" | "mediaFlowId">, event: InboundMessage): string | null {
   const isMedia = ["image", "audio", "video", "document", "sticker", "ptv"].includes(event.type);
   return isMedia ? (defaults.mediaFlowId ?? defaults.defaultFlowId) : defaults.defaultFlowId;
+}
+
+/**
+ * Whether a new contact's message is stored in the contact's own batch (`upsertContact`, issue 16)
+ * rather than appended by the room after it: one with nothing to do before its insert (no media to
+ * store, no quoted message to look up, no ad referral to keep) that the lists show as unread.
+ */
+function storedWithContact(event: InboundMessage): boolean {
+  return !event.media && !event.quotedExternalId && !event.referral && event.type !== "system" && event.type !== "reaction";
+}
+
+/**
+ * The row of an inbound message (`storeInbound`): `media`, what `storeInboundMedia` stored (key null:
+ * none, `error` kept in the payload); `quotedId`, the quoted message's id or null.
+ */
+function inboundInput(connection: ConnectionRow, contactId: string, ticketId: string, event: InboundMessage, media: { key: string | null; mime: string; size: number | null; error?: string }, quotedId: string | null): AppendInput {
+  return {
+    companyId: connection.companyId,
+    ticketId,
+    contactId,
+    connectionId: connection.id,
+    externalId: event.externalId,
+    direction: "in",
+    type: event.type,
+    body: event.body,
+    payload: { ...(event.payload ?? {}), ...(media.error ? { mediaError: media.error } : {}) },
+    mediaKey: media.key,
+    mediaMime: media.key ? media.mime : null,
+    mediaName: event.media?.fileName ?? null,
+    mediaSize: media.size,
+    quotedId,
+    status: "received",
+    errorCode: null,
+    errorMessage: null,
+    sentAt: event.timestamp,
+    senderMemberId: null,
+    senderName: null,
+    idempotencyKey: null,
+    deletedAt: null,
+    editedAt: null,
+    forwarded: event.forwarded ?? false,
+    reactions: null,
+    errorDetails: null,
+    apiKeyId: null,
+  };
+}
+
+/** `inboundInput` as a full row: its id, its seq in the ticket and its insert time `at` (ms UTC). */
+function inboundRow(
+  connection: ConnectionRow,
+  contactId: string,
+  ticketId: string,
+  event: InboundMessage,
+  media: { key: string | null; mime: string; size: number | null },
+  quotedId: string | null,
+  ids: { id: string; seq: number; at: number },
+): MessageRow {
+  return { ...inboundInput(connection, contactId, ticketId, event, media, quotedId), id: ids.id, seq: ids.seq, createdAt: ids.at, updatedAt: ids.at };
 }
 
 /** A new pending ticket of the contact `contactId` on `connection`, opened by `event` at `at` (ms UTC). */

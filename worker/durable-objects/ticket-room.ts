@@ -358,6 +358,12 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * statuses). A retry, or a send left by a restart, reads the connection from D1 again.
    */
   private readonly handedConnections = new Map<string, ConnectionRow>();
+  /**
+   * The highest seq of a message this instance published without storing it (`publishStored`): the
+   * next append continues after it without reading D1. Lost with the instance, when the next append
+   * reads D1's highest seq as for any room whose storage is new.
+   */
+  private storedSeq = 0;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -413,6 +419,12 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const row = this.ctx.storage.sql
       .exec<{ v: number }>("INSERT INTO meta (k, v) VALUES ('seq', 1) ON CONFLICT(k) DO UPDATE SET v = v + 1 RETURNING v")
       .one();
+    if (row.v <= this.storedSeq) {
+      // A message stored by its new contact's batch (`publishStored`) holds this seq already.
+      const next = this.storedSeq + 1;
+      this.ctx.storage.sql.exec("UPDATE meta SET v = ? WHERE k = 'seq'", next);
+      return next;
+    }
     if (row.v === 1 && !newTicket) {
       // A room whose storage is new (e.g. first use) continues after what D1 already holds.
       const existing = await getDb(this.env.DB)
@@ -510,6 +522,25 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const ticketAnswer = firstResponse ? undefined : presentTicketBatch(ticketRows);
     await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer, alsoPublish);
     return { message: message!, duplicate: false, ...(stats ? { statsRecorded: true } : {}) };
+  }
+
+  /**
+   * Publishes a message its caller stored in D1 itself: a new contact's first message, inserted
+   * with the contact and its ticket in one batch (ContactSession `upsertContact`, issue 16), so
+   * `row.seq` is 1 of a ticket whose room has appended nothing. In order with the appends; the
+   * next append continues after `row.seq`. `ticket`: the ticket's list entry as the caller
+   * inserted it (published with the message, not read back); `alsoPublish` as for `append`.
+   * Answers as `append` does for a message it stored.
+   */
+  async publishStored(row: MessageRow, ticket: TicketAnswer, alsoPublish?: HubGroup): Promise<AppendResult> {
+    const run = this.appends.then(async (): Promise<AppendResult> => {
+      this.storedSeq = Math.max(this.storedSeq, row.seq);
+      const [message] = await presentMessages(this.env, getDb(this.env.DB), [row]);
+      await this.fanOut(row.companyId, row.ticketId, { type: "message.created", message: message! }, ticket, alsoPublish);
+      return { message: message!, duplicate: false };
+    });
+    this.appends = run.catch(() => undefined);
+    return run;
   }
 
   /**

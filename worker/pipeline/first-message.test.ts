@@ -1,0 +1,126 @@
+/**
+ * A new contact's first message is inserted in the contact's own D1 batch, with the contact and its
+ * ticket (issue 16: one round trip for the three), and its room only publishes it
+ * (worker/durable-objects/contact-session.ts `upsertContact`, TicketRoom `publishStored`). The
+ * ticket shows it as any appended message would, the room's next message continues its seqs, and
+ * a member's socket gets it before the bot's reply.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { startD1Count, stopD1Count } from "../lib/d1-count";
+import { addStandInMedia, cloudConnection, deliverOk, listTickets, messageWebhook, someBytes, textWebhook, uniqueWaId, wamid, waMessage } from "../test/channel-helpers";
+import { flowDoc, publishedFlow, setDefaultFlow } from "../test/flow-helpers";
+import { call, register } from "../test/helpers";
+
+type Frame = { type: string; seq?: number; message?: { body: string; direction: string; ticketId: string }; ticket?: { id: string; unreadCount: number; lastMessagePreview: string } };
+
+/** The messages D1 holds for the contact who wrote from `from`, in their ticket's order. */
+async function messagesOf(from: string): Promise<{ body: string; seq: number; direction: string; type: string }[]> {
+  const rows = await env.DB.prepare(
+    "SELECT m.body, m.seq, m.direction, m.type FROM messages m JOIN contact_identities i ON i.contact_id = m.contact_id WHERE i.external_id = ? ORDER BY m.seq",
+  )
+    .bind(from)
+    .all<{ body: string; seq: number; direction: string; type: string }>();
+  return rows.results;
+}
+
+/** Opens the company's hub socket through the worker and collects its frames. */
+async function openHub(token: string) {
+  const res = await call("GET", `/api/ws/hub?access_token=${encodeURIComponent(token)}`, { headers: { Upgrade: "websocket" } });
+  if (res.status !== 101 || !res.webSocket) throw new Error(`expected 101, got ${res.status}`);
+  const ws = res.webSocket;
+  const frames: Frame[] = [];
+  ws.accept();
+  ws.addEventListener("message", (e) => frames.push(JSON.parse(String(e.data))));
+  return { ws, frames };
+}
+
+async function waitFor<T>(read: () => T, check: (v: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const value = read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("a new contact's first message", () => {
+  it("is stored with the contact and its ticket: two D1 round trips in all, and the ticket shows it unread", async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    // The route is remembered after a first delivery (another contact), as in production.
+    await deliverOk(textWebhook(connection.phoneNumberId, uniqueWaId(), wamid(), "primeiro cliente"));
+    const from = uniqueWaId();
+    startD1Count();
+    expect((await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "Olá, quero um orçamento"))).stored).toBe(1);
+    const { trips, statements } = stopD1Count();
+    // The read batch, then one write batch: the contact, its identity, its ticket and the message.
+    expect(trips, statements.join("\n")).toBe(2);
+    expect(await messagesOf(from)).toEqual([{ body: "Olá, quero um orçamento", seq: 1, direction: "in", type: "text" }]);
+    const ticket = (await listTickets(owner.token)).results.find((t) => t.contact.name === "Maria" && t.lastMessagePreview === "Olá, quero um orçamento");
+    expect(ticket).toMatchObject({ status: "pending", unreadCount: 1, lastMessagePreview: "Olá, quero um orçamento" });
+  });
+
+  it("the room's next message continues after it (seq 2), without reading D1's highest seq", async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    await deliverOk(textWebhook(connection.phoneNumberId, uniqueWaId(), wamid(), "primeiro cliente"));
+    const from = uniqueWaId();
+    await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "um"));
+    startD1Count();
+    await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "dois"));
+    const { trips, statements } = stopD1Count();
+    // The read batch and the room's batch: no look-up of the seqs the room did not hand out.
+    expect(trips, statements.join("\n")).toBe(2);
+    await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "três"));
+    expect((await messagesOf(from)).map((m) => [m.seq, m.body])).toEqual([
+      [1, "um"],
+      [2, "dois"],
+      [3, "três"],
+    ]);
+    const ticket = (await listTickets(owner.token)).results.find((t) => t.lastMessagePreview === "três");
+    expect(ticket?.unreadCount).toBe(3);
+  });
+
+  it("reaches a member's socket with its ticket's list entry before the default flow's reply", async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    const { flow } = await publishedFlow(owner.token, flowDoc([{ id: "t", type: "text", data: { message: "Olá! Sou o assistente." } }], [["start", "next", "t"]]), "Boas-vindas");
+    await setDefaultFlow(owner.token, connection.id, flow.id);
+    const { ws, frames } = await openHub(owner.token);
+    await waitFor(() => frames, (f) => f.some((x) => x.type === "hello"), "the hello frame");
+    const from = uniqueWaId();
+    await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "bom dia"));
+    const created = await waitFor(() => frames.filter((f) => f.type === "message.created"), (f) => f.length >= 2, "two messages");
+    expect(created.map((f) => [f.message?.direction, f.message?.body])).toEqual([
+      ["in", "bom dia"],
+      ["out", "Olá! Sou o assistente."],
+    ]);
+    const ticketId = created[0]!.message!.ticketId;
+    // The list entry published with the customer's message is the ticket as inserted with it.
+    const entry = frames.find((f) => f.type === "ticket.updated" && f.ticket?.id === ticketId);
+    expect(entry?.ticket).toMatchObject({ unreadCount: 1, lastMessagePreview: "bom dia" });
+    ws.close(1000, "done");
+    expect((await messagesOf(from)).map((m) => [m.seq, m.direction])).toEqual([
+      [1, "in"],
+      [2, "out"],
+    ]);
+  });
+
+  it("a first message with media is stored by its room after the media (not in the contact's batch)", async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    await addStandInMedia("media-first-1", "image/png", someBytes(64));
+    const from = uniqueWaId();
+    const image = waMessage(from, "image", { image: { id: "media-first-1", mime_type: "image/png", caption: "foto" } });
+    expect((await deliverOk(messageWebhook(connection.phoneNumberId, image))).stored).toBe(1);
+    const stored = await env.DB.prepare(
+      "SELECT m.seq, m.media_key FROM messages m JOIN contact_identities i ON i.contact_id = m.contact_id WHERE i.external_id = ?",
+    )
+      .bind(from)
+      .first<{ seq: number; media_key: string | null }>();
+    expect(stored?.seq).toBe(1);
+    expect(stored?.media_key).toBeTruthy();
+  });
+});
