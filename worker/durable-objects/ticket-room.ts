@@ -2,7 +2,9 @@
  * TicketRoom: one per ticket. Serialises the ticket's writes so its messages keep their order
  * (each stored message gets the next `seq`), sends the company's messages out one after another, and
  * fans everything out to the members viewing the ticket (hibernating WebSockets) and to the
- * company's hub (lists). Typing indicators travel both ways through it.
+ * company's hub (lists). Typing indicators travel both ways through it. One message reaches D1
+ * without it: a new contact's first message, stored by the ContactSession with the contact and its
+ * ticket and only published here (`publishStored`, issue 16); the seqs continue after it.
  *
  * Storage: a `meta` table with the ticket's seq counter; a `sends` table with the outbound messages
  * not yet settled, in order (issue 17). Messages themselves live in D1.
