@@ -113,8 +113,7 @@ export async function handleWithFollowers(env: AppEnv, message: JobMessage): Pro
   const followers: JobMessage[] = [];
   let room = message.type === "import.chunk" ? CHUNKS_PER_INVOCATION - 1 : 0;
   const deps: JobDeps = {
-    env,
-    db: getDb(env.DB),
+    ...depsOf(env),
     send: async (next) => {
       if (next.type === "import.chunk" && room > 0) {
         room -= 1;
