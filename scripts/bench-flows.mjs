@@ -22,7 +22,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, configWithoutAssets, freePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, configWithoutAssets, reservePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -50,11 +50,16 @@ const meta = await startMetaStandIn({
   },
 });
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-flows-"));
-const port = await freePort();
+const heldPort = await reservePort();
+const port = heldPort.port;
 const base = `http://127.0.0.1:${port}`;
 let server;
 let config;
-const inspectorPort = PROFILE ? await freePort() : 0;
+const heldInspector = PROFILE ? await reservePort() : null;
+const inspectorPort = heldInspector?.port ?? 0;
+// The ports stay held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
+// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed them.
+const releasePorts = () => Promise.all([heldPort.release(), heldInspector?.release()]);
 const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
@@ -63,6 +68,7 @@ try {
   // `configWithoutAssets`), removed at the end.
   config = configWithoutAssets(bundle[3], state, "flows");
   bundle[3] = config;
+  await releasePorts();
   server = startWrangler(port, [
     ...bundle,
     ...(PROFILE ? ["--inspector-port", String(inspectorPort)] : []),
@@ -217,6 +223,7 @@ flows benchmark
   ratio to it:         concurrency ${CONCURRENCY} p50 reply / its p50 = ${(p(latencies, 50) / p(sendLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / its p95 = ${(p(serial, 95) / p(sendSerial, 95)).toFixed(1)}${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
+  await releasePorts();
   server?.kill("SIGTERM");
   await meta.close();
   if (config) rmSync(config, { force: true });

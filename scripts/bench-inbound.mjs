@@ -21,7 +21,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, configWithoutAssets, freePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, configWithoutAssets, reservePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
@@ -35,11 +35,16 @@ const PROFILE = process.env.BENCH_PROFILE === "1";
 
 const meta = await startMetaStandIn({ keepAlive: true });
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-"));
-const port = await freePort();
+const heldPort = await reservePort();
+const port = heldPort.port;
 const base = `http://127.0.0.1:${port}`;
 let server;
 let config;
-const inspectorPort = PROFILE ? await freePort() : 0;
+const heldInspector = PROFILE ? await reservePort() : null;
+const inspectorPort = heldInspector?.port ?? 0;
+// The ports stay held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
+// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed them.
+const releasePorts = () => Promise.all([heldPort.release(), heldInspector?.release()]);
 const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
@@ -48,6 +53,7 @@ try {
   // `configWithoutAssets`), removed at the end.
   config = configWithoutAssets(bundle[3], state, "inbound");
   bundle[3] = config;
+  await releasePorts();
   server = startWrangler(port, [
     ...bundle,
     ...(PROFILE ? ["--inspector-port", String(inspectorPort)] : []),
@@ -260,6 +266,7 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
   ratio to it:         inbound/(skeleton + push) ${(rate / pushRate).toFixed(3)} throughput, concurrency 1 p95 ${(percentile(serial, 95) / percentile(pushSerial, 95)).toFixed(2)}; (skeleton + push)/health ${(pushRate / healthRate).toFixed(3)}, /insert ${(pushRate / insertRate).toFixed(3)}${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
+  await releasePorts();
   server?.kill("SIGTERM");
   await meta.close();
   if (config) rmSync(config, { force: true });

@@ -337,18 +337,6 @@ export function reservePort() {
   });
 }
 
-/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
 /** The `p`th percentile (0–100) of ascending `sorted` values; NaN when there are none. */
 export function percentile(sorted, p) {
   if (!sorted.length) return NaN;

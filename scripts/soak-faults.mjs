@@ -26,7 +26,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, capture, freePort, must, pool, root, verifyFromOutbox, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, capture, reservePort, must, pool, root, verifyFromOutbox, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const N = Number(process.env.SOAK_MESSAGES ?? 5000);
@@ -54,7 +54,11 @@ if (!(N > 0 && CONTACTS > 0 && CONTACTS <= N && CONCURRENCY > 0)) throw new Erro
 const sends = new Map(); // "to|body" → times (ms, this script's clock) of the successful sends
 let refusedSends = 0;
 let lastSendAt = 0;
-const port = await freePort();
+const heldPort = await reservePort();
+const port = heldPort.port;
+// The port stays held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
+// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed it.
+const releasePorts = () => Promise.all([heldPort.release()]);
 const base = `http://127.0.0.1:${port}`;
 const meta = await startMetaStandIn({
   keepAlive: true,
@@ -272,6 +276,7 @@ try {
     "--var", "ENVIRONMENT:local",
     "--var", `FAULTS:${FAULTS}`,
   ];
+  await releasePorts();
   startServer();
   await waitFor(`${base}/api/health`, 180_000);
 
@@ -483,6 +488,7 @@ faults soak: ${jobs.length} webhooks across ${CONTACTS} contacts, concurrency ${
   console.error(error);
   exitCode = 1;
 } finally {
+  await releasePorts();
   await killServer();
   await meta.close();
   if (!process.env.SOAK_KEEP_STATE) rmSync(state, { recursive: true, force: true });
