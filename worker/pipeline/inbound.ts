@@ -15,6 +15,7 @@ import { connections, type ConnectionRow } from "../../schema";
 import type { AppEnv } from "../env";
 import type { ContactEvent, InboundEvent, RoutedEvents } from "../channels/types";
 import { getDb, prepared, type Db } from "../lib/db";
+import { span } from "../lib/bench-trace";
 import { contactSessionOf, roomOf } from "../lib/realtime";
 import { setConnectionStatus, type RouteCheck } from "../lib/connections";
 import { keepRejected } from "../lib/rejected-events";
@@ -210,7 +211,9 @@ export async function ingestEvents(env: AppEnv, connection: ConnectionRow, event
       for (const event of contactEvents) {
         // The row read for this delivery (or remembered, then checked there) goes along: the
         // session does not read it again on its own (issue 16).
+        const called = span(env, "webhook.session-call");
         const result = await session.ingest(connection.id, event, connection, check);
+        called();
         if (result.status === "stale") {
           stale = true;
           return;

@@ -14,6 +14,7 @@ import { deviceConnection, deviceTokenOf } from "../channels/sandbox";
 import { setConnectionStatus } from "../lib/connections";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { now } from "../lib/db";
+import { span } from "../lib/bench-trace";
 import { AppError } from "../lib/errors";
 import { hit } from "../lib/rate-limit";
 import { sandboxDeviceOf } from "../lib/realtime";
@@ -38,10 +39,14 @@ function sameText(a: string, b: string): boolean {
 async function receiveDelivery(env: HonoEnv["Bindings"], db: HonoEnv["Variables"]["db"], channel: ConnectionRow["channel"], request: Request) {
   const adapter = adapterFor(env, { channel });
   const receivedAt = Date.now();
+  const received = span(env, "webhook.receive");
   const routed = await adapter.receive(request);
+  received();
   const total: IngestSummary = { stored: 0, duplicates: 0, statuses: 0, ignored: 0, rejected: 0 };
   for (const batch of routed) {
+    const ingested = span(env, "webhook.ingest");
     const summary = await ingestBatch(env, db, channel, batch, receivedAt);
+    ingested();
     total.stored += summary.stored;
     total.duplicates += summary.duplicates;
     total.statuses += summary.statuses;
