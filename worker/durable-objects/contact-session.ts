@@ -948,6 +948,9 @@ export class ContactSession extends DurableObject<AppEnv> {
       // batch writes nothing), unless this turn inserted the contact with this message's time.
       {
         fresh: this.turn?.fresh === true,
+        // D1 held this message already (routed again: an earlier attempt died after storing it,
+        // maybe before its publish): the room publishes the stored row again (issue 16).
+        ...(this.turn && !this.turn.fresh ? { republish: true } : {}),
         newTicket: created,
         ...(waiting ? { alsoPublish: waiting } : {}),
         ...(this.turn?.touchedContactId !== contact.id ? { touchContact: { contactId: contact.id, at: event.timestamp } } : {}),

@@ -453,15 +453,27 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * never backwards) in the same batch (issue 16: the ContactSession's read batch writes nothing).
    * `stats`: a flow step's block stats, counted in the same batch only if this very insert happened
    * and only for a row whose id the room made (the answer's `statsRecorded`; issue 16).
+   * `republish`: the caller is routing again a message D1 may hold already (an earlier attempt died
+   * after storing it, perhaps before publishing it): a duplicate is published again, as
+   * `message.updated` with its ticket's list entry (a socket that had it keeps one copy).
    */
-  async append(input: AppendInput, options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup; stats?: FlowStepStats; touchContact?: { contactId: string; at: number } } = {}): Promise<AppendResult> {
+  async append(
+    input: AppendInput,
+    options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup; stats?: FlowStepStats; touchContact?: { contactId: string; at: number }; republish?: boolean } = {},
+  ): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
     const inside = span(this.env, "room.append-inside");
     const run = this.appends.then(() => {
       waited();
-      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact);
+      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact).then(async (result) => {
+        if (result.duplicate && options.republish && result.message.ticketId === input.ticketId) {
+          // Best effort: the message is stored either way, so a failed publish fails nothing.
+          await this.fanOut(input.companyId, input.ticketId, { type: "message.updated", message: result.message }).catch((error: unknown) => console.error("[ticket-room] republish failed", error));
+        }
+        return result;
+      });
     });
     this.appends = run.catch(() => undefined);
     return run.finally(inside);

@@ -3,16 +3,19 @@
  * ticket (issue 16: one round trip for the three), and its room only publishes it
  * (worker/durable-objects/contact-session.ts `upsertContact`, TicketRoom `publishStored`). The
  * ticket shows it as any appended message would, the room's next message continues its seqs, and
- * a member's socket gets it before the bot's reply.
+ * a member's socket gets it before the bot's reply. A first attempt that dies between that batch
+ * and the publish leaves the message to its redelivery, which publishes it (TicketRoom `append`'s
+ * `republish`).
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { startD1Count, stopD1Count } from "../lib/d1-count";
-import { addStandInMedia, cloudConnection, deliverOk, listTickets, messageWebhook, someBytes, textWebhook, uniqueWaId, wamid, waMessage } from "../test/channel-helpers";
+import { TicketRoom } from "../durable-objects/ticket-room";
+import { addStandInMedia, cloudConnection, deliver, deliverOk, listTickets, messageWebhook, someBytes, textWebhook, uniqueWaId, wamid, waMessage } from "../test/channel-helpers";
 import { flowDoc, publishedFlow, setDefaultFlow } from "../test/flow-helpers";
 import { call, register } from "../test/helpers";
 
-type Frame = { type: string; seq?: number; message?: { body: string; direction: string; ticketId: string }; ticket?: { id: string; unreadCount: number; lastMessagePreview: string } };
+type Frame = { type: string; seq?: number; message?: { id: string; body: string; direction: string; ticketId: string }; ticket?: { id: string; unreadCount: number; lastMessagePreview: string } };
 
 /** The messages D1 holds for the contact who wrote from `from`, in their ticket's order. */
 async function messagesOf(from: string): Promise<{ body: string; seq: number; direction: string; type: string }[]> {
@@ -106,6 +109,36 @@ describe("a new contact's first message", () => {
       [1, "in"],
       [2, "out"],
     ]);
+  });
+
+  it("is published on its redelivery when the first attempt died after storing it, before its publish", async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    const { ws, frames } = await openHub(owner.token);
+    await waitFor(() => frames, (f) => f.some((x) => x.type === "hello"), "the hello frame");
+    const from = uniqueWaId();
+    const webhook = textWebhook(connection.phoneNumberId, from, wamid(), "alguém aí?");
+    // The room fails once, after the contact's batch stored the message: the delivery is not acknowledged.
+    const publishStored = TicketRoom.prototype.publishStored;
+    TicketRoom.prototype.publishStored = async function failOnce(): Promise<never> {
+      TicketRoom.prototype.publishStored = publishStored;
+      throw new Error("the room was lost");
+    };
+    try {
+      expect((await deliver(webhook)).status).not.toBe(200);
+    } finally {
+      TicketRoom.prototype.publishStored = publishStored;
+    }
+    expect((await messagesOf(from)).map((m) => [m.seq, m.body])).toEqual([[1, "alguém aí?"]]);
+    // The provider delivers it again: stored once, and this time the member's socket gets it.
+    await deliverOk(webhook);
+    const frame = await waitFor(() => frames.find((f) => f.message?.body === "alguém aí?"), (f) => f !== undefined, "the message on the socket");
+    expect(frame?.type).toBe("message.updated");
+    const entry = frames.find((f) => f.type === "ticket.updated" && f.ticket?.id === frame?.message?.ticketId);
+    expect(entry?.ticket).toMatchObject({ unreadCount: 1, lastMessagePreview: "alguém aí?" });
+    expect(frames.filter((f) => f.message?.body === "alguém aí?")).toHaveLength(1);
+    ws.close(1000, "done");
+    expect((await messagesOf(from)).map((m) => [m.seq, m.body])).toEqual([[1, "alguém aí?"]]);
   });
 
   it("a first message with media is stored by its room after the media (not in the contact's batch)", async () => {
