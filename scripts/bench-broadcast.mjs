@@ -25,7 +25,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { configWithoutAssets, reservePort, must, root, startCpuProfile, startWrangler, summariseProfile, waitFor, wranglerEnv } from "./lib.mjs";
+import { configWithoutAssets, must, reservePort, root, startCpuProfile, startWrangler, summariseProfile, waitFor, wranglerEnv } from "./lib.mjs";
 import { startMetaStandIn } from "../standins/meta-graph.ts";
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);

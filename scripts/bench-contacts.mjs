@@ -27,7 +27,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { reservePort, must, percentile, root, startWrangler, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
+import { must, percentile, reservePort, root, startWrangler, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { XlsxWriter, concatBytes } from "../worker/lib/xlsx-writer.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);

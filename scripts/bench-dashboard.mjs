@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { reservePort, must, percentile, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { must, percentile, reservePort, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);

@@ -21,7 +21,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, configWithoutAssets, reservePort, must, percentile, pool, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, configWithoutAssets, must, percentile, pool, reservePort, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);

@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
-import { reservePort, must, percentile, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { must, percentile, reservePort, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

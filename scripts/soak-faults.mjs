@@ -26,7 +26,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, capture, reservePort, must, pool, root, verifyFromOutbox, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, capture, must, pool, reservePort, root, verifyFromOutbox, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const N = Number(process.env.SOAK_MESSAGES ?? 5000);
