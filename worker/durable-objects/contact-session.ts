@@ -72,7 +72,7 @@ import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEve
 import { batchPrepared, getDb, isUniqueViolation, prepared, type Db } from "../lib/db";
 import { armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { adjustContactCount, d1Statements, runBatch } from "../lib/contacts";
-import { companyDay, contactsAddedStatement, ticketOpenedStatement } from "../lib/dashboard";
+import { companyDay, dayCountsStatement, ticketOpenedStatement } from "../lib/dashboard";
 import { announceWaitingTicket, onlineMembersQuery, waitingTicketEvent } from "../lib/online-members";
 import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
 import { newId } from "../lib/ids";
@@ -1690,9 +1690,11 @@ export class ContactSession extends DurableObject<AppEnv> {
         const writes = [
           db.insert(contacts).values(row),
           adjustContactCount(db, companyId, 1),
-          await contactsAddedStatement(db, companyId, 1, at),
+          // The dashboard's day counts the new contact and the ticket its message opened (a receptive
+          // attendance, issue 12) in one upsert of the company's day row (issue 16: one statement, not two).
+          dayCountsStatement(companyId, await companyDay(db, companyId, at), { newContacts: 1, ...(ticket ? { ticketsReceptive: 1 } : {}) }),
           ...identityRows(row.id),
-          ...(ticket ? await newTicketStatements(db, ticket) : []),
+          ...(ticket ? [db.insert(tickets).values(ticket)] : []),
           ...(message ? [db.insert(messages).values(message)] : []),
         ];
         // The first context of the flow a new contact's message most likely starts (the connection's

@@ -112,6 +112,34 @@ describe("a member's rapid sends keep their order", () => {
   });
 });
 
+describe("a send's outcome on the hub (issue 16: the settle publishes the status, not the list entry again)", () => {
+  it("the hub gets message.updated (sent) of a member's message, once, after its message.created and list entry; a member who may not see the ticket gets neither", async () => {
+    const owner = await register();
+    const narrow = await member(owner, ["tickets"]);
+    const t = await openTicket(owner); // open, assigned to the owner
+    const hub = await openHub(owner.token);
+    const narrowHub = await openHub(narrow.token);
+    const answer = await expectStatus<MessageAnswer>(await send(owner.token, t.ticketId, "já separei o seu pedido"), 201);
+    const ofMessage = () => hub.frames.filter((f) => f.message?.id === answer.id);
+    await until(() => ofMessage().some((f) => f.type === "message.updated" && f.message?.status === "sent"), 10_000, "the sent status on the hub");
+    const updated = ofMessage().filter((f) => f.type === "message.updated");
+    expect(updated).toHaveLength(1);
+    expect(updated[0]).toMatchObject({ ticketId: t.ticketId, message: { id: answer.id, status: "sent", body: "já separei o seu pedido" } });
+    // The list entry came with the message's creation (its preview); the status adds none.
+    const created = hub.frames.findIndex((f) => f.type === "message.created" && f.message?.id === answer.id);
+    const entries = hub.frames.flatMap((f, i) => (f.type === "ticket.updated" && f.ticket?.id === t.ticketId && i > created ? [f.ticket!] : []));
+    expect(created).toBeGreaterThanOrEqual(0);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.lastMessagePreview).toBe("já separei o seu pedido");
+    // The positive control for the narrow member: a new pending ticket after it reaches them.
+    await t.newCustomerWrites("outra conversa");
+    await until(() => createdBodies(narrowHub).includes("outra conversa"), 5_000, "the pending ticket's event at the narrow member");
+    expect(narrowHub.frames.filter((f) => f.ticketId === t.ticketId || f.ticket?.id === t.ticketId || f.message?.ticketId === t.ticketId)).toEqual([]);
+    hub.ws.close(1000, "done");
+    narrowHub.ws.close(1000, "done");
+  });
+});
+
 describe("the realtime permission filter, over real hub sockets (spec §6 see_all_tickets)", () => {
   it("a member without see_all_tickets receives nothing of a ticket assigned to someone else; one with it does; after a transfer to them, they do", async () => {
     const owner = await register();

@@ -274,7 +274,8 @@ function ticketReads(db: Db) {
  * The statements of a sent message's settle batch (`settle`), prepared once per drizzle instance
  * (issue 16). Placeholders: externalId, at (ms UTC), messageId, companyId (the update, which moves
  * only a `pending` status to `sent` and returns the row); connectionId, externalId (the orphan
- * statuses taken); companyId (the event subscriptions); ticketId, companyId (the list entry's reads).
+ * statuses taken); companyId (the event subscriptions); ticketId, companyId (who may see the ticket:
+ * a send's outcome changes no list entry, so only the hub's audience is read).
  */
 function settleQueries(db: Db) {
   const companyId = sql.placeholder("companyId") as unknown as string;
@@ -291,7 +292,14 @@ function settleQueries(db: Db) {
       takeOrphanStatusesQuery(db, sql.placeholder("connectionId") as unknown as string, sql.placeholder("externalId") as unknown as string).prepare(),
     ),
     subscriptions: prepared(db, "settle.subscriptions", () => subscriptionsQuery(db, companyId).prepare()),
-    ...ticketReads(db),
+    audience: prepared(db, "settle.audience", () =>
+      db
+        .select({ status: tickets.status, assignedMemberId: tickets.assignedMemberId, isGroup: tickets.isGroup })
+        .from(tickets)
+        .where(and(eq(tickets.id, sql.placeholder("ticketId") as unknown as string), eq(tickets.companyId, companyId)))
+        .limit(1)
+        .prepare(),
+    ),
   };
 }
 
@@ -707,12 +715,16 @@ export class TicketRoom extends DurableObject<AppEnv> {
       await this.ctx.storage.sync();
       marked();
       const requested = span(this.env, "room.send-request");
+      let answer: SendResult | undefined;
       try {
-        result = takeArmedFault(this.env, this.ctx.storage.sql, "send") ? injectedSendAnswer() : await adapter.send(connection, recipient, outbound, row.message_id);
+        answer = takeArmedFault(this.env, this.ctx.storage.sql, "send") ? injectedSendAnswer() : await adapter.send(connection, recipient, outbound, row.message_id);
       } finally {
         requested();
-        this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = NULL WHERE seq = ?", row.seq);
+        // The attempt is over, and the provider's id (when it took the message) is kept with the
+        // send until D1 has it: one write (issue 16: each write here cost the thread ~1 ms locally).
+        this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = NULL, external_id = COALESCE(?, external_id) WHERE seq = ?", answer?.ok ? answer.externalId : null, row.seq);
       }
+      result = answer;
     } else {
       result = { ok: false, errorCode: "no_connection", errorMessage: "The connection no longer exists.", retryable: false };
     }
@@ -720,7 +732,6 @@ export class TicketRoom extends DurableObject<AppEnv> {
       console.warn(`[ticket-room] send of message ${row.message_id} failed transiently (${result.errorCode}, attempt ${row.attempts + 1}): ${result.errorMessage.slice(0, 300)}`);
       return { errorCode: result.errorCode, errorMessage: result.errorMessage };
     }
-    if (result.ok) this.ctx.storage.sql.exec("UPDATE sends SET external_id = ? WHERE seq = ?", result.externalId, row.seq);
     // A permanent failure after earlier failed attempts shows them too.
     const earlier = reasonsOf(row);
     await this.settle(row, result, !result.ok && earlier.length > 0 ? attemptSummary(earlier, row.attempts + 1, Date.now()) : null, connection);
@@ -750,18 +761,16 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const where = and(eq(messages.id, row.message_id), eq(messages.companyId, row.company_id));
     if (result.ok) {
       // One round trip (issue 16): the update with the row it leaves, the statuses that came before
-      // the provider's id, the company's event subscriptions and the ticket's list entry.
-      // Prepared once per isolate (issue 16: drizzle built these seven statements for every send).
+      // the provider's id, the company's event subscriptions and who may see the ticket. The
+      // outcome moves no list entry (preview, time and unread count moved with the insert), so no
+      // `ticket.updated` follows it: only the message's new status is published.
+      // Prepared once per isolate (issue 16: drizzle built these statements for every send).
       const q = settleQueries(db);
-      const ofTicket = { ticketId: row.ticket_id, companyId: row.company_id };
-      const [updated, orphanRows, subscriptions, ...ticketRows] = await batchPrepared(db, [
+      const [updated, orphanRows, subscriptions, audienceRows] = await batchPrepared(db, [
         [q.sent, { externalId: result.externalId, at, messageId: row.message_id, companyId: row.company_id }],
         [q.orphans, { connectionId: row.connection_id, externalId: result.externalId }],
         [q.subscriptions, { companyId: row.company_id }],
-        [q.ticket, ofTicket],
-        [q.contact, ofTicket],
-        [q.connection, ofTicket],
-        [q.assignee, ofTicket],
+        [q.audience, { ticketId: row.ticket_id, companyId: row.company_id }],
       ]);
       const orphans = presentOrphanStatuses(orphanRows);
       if (orphans.length > 0) {
@@ -780,7 +789,9 @@ export class TicketRoom extends DurableObject<AppEnv> {
       const message = orphans.length === 0 ? updated[0] : undefined;
       if (message) {
         const [answer] = await presentMessages(this.env, db, [message]);
-        await this.fanOut(row.company_id, row.ticket_id, { type: "message.updated", message: answer! }, presentTicketBatch(ticketRows));
+        this.broadcast({ type: "message.updated", message: answer! });
+        const ticket = audienceRows[0];
+        if (ticket) await this.toHub(row.company_id, [{ bodies: [{ type: "message.updated", ticketId: row.ticket_id, message: answer! }], audience: { ticket } }], true);
         return;
       }
     } else {
