@@ -69,7 +69,7 @@ import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
 import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, InboundReaction, InboundRevoke } from "../channels/types";
 import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
-import { batchPrepared, getDb, isUniqueViolation, prepared, type Db } from "../lib/db";
+import { batchPrepared, boundPrepared, getDb, isUniqueViolation, prepared, preparedInsert, type Db } from "../lib/db";
 import { armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { adjustContactCount, d1Statements, runBatch } from "../lib/contacts";
 import { companyDay, dayCountsStatement, ticketOpenedStatement } from "../lib/dashboard";
@@ -1687,23 +1687,28 @@ export class ContactSession extends DurableObject<AppEnv> {
           ticket.lastMessagePreview = previewOf(message);
           ticket.unreadCount = 1;
         }
+        // The inserts are prepared once per isolate (issue 16: drizzle built them for every new contact).
+        const insert = (table: Parameters<typeof preparedInsert>[1], value: Record<string, unknown>, options?: Parameters<typeof preparedInsert>[3]) =>
+          boundPrepared(db, ...preparedInsert(db, table, value, options));
         const writes = [
-          db.insert(contacts).values(row),
-          adjustContactCount(db, companyId, 1),
-          // The dashboard's day counts the new contact and the ticket its message opened (a receptive
-          // attendance, issue 12) in one upsert of the company's day row (issue 16: one statement, not two).
-          dayCountsStatement(companyId, await companyDay(db, companyId, at), { newContacts: 1, ...(ticket ? { ticketsReceptive: 1 } : {}) }),
-          ...identityRows(row.id),
-          ...(ticket ? [db.insert(tickets).values(ticket)] : []),
-          ...(message ? [db.insert(messages).values(message)] : []),
+          insert(contacts, row),
+          ...d1Statements(db, [
+            adjustContactCount(db, companyId, 1),
+            // The dashboard's day counts the new contact and the ticket its message opened (a receptive
+            // attendance, issue 12) in one upsert of the company's day row (issue 16: one statement, not two).
+            dayCountsStatement(companyId, await companyDay(db, companyId, at), { newContacts: 1, ...(ticket ? { ticketsReceptive: 1 } : {}) }),
+          ]),
+          ...add.map((externalId) => insert(contactIdentities, { id: newId(), companyId, contactId: row.id, channel: connection.channel, externalId, createdAt: at }, { onConflictDoNothing: true })),
+          ...(ticket ? [insert(tickets, ticket)] : []),
+          ...(message ? [insert(messages, message)] : []),
         ];
         // The first context of the flow a new contact's message most likely starts (the connection's
         // default flow) is read in the same batch, after the writes (issue 16: no round trip of its own).
         const ahead = this.turn && event.type !== "system" ? await this.likelyFirstFlow(db, connection, event) : null;
         if (ahead) {
-          const rows = await createdContextReads(db, companyId, ahead, d1Statements(db, writes));
+          const rows = await createdContextReads(db, companyId, ahead, writes);
           this.turn!.contextReads = { companyId, contactId: row.id, flowId: ahead, rows: Promise.resolve(rows) };
-        } else await runBatch(db, writes);
+        } else await db.$client.batch(writes);
         contact = row;
         identitiesAdded = true;
         if (this.turn) {

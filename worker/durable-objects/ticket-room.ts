@@ -35,7 +35,7 @@
  * ticket wait behind it, so their order holds.
  */
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { connections, messages, tickets, type ConnectionRow, type MessageReaction, type MessageRow } from "../../schema";
 import type { HubEventBody, MessageAnswer, RoomEvent, TicketAnswer } from "../../schema/realtime";
 import type { Audience } from "./company-hub";
@@ -56,7 +56,7 @@ import {
 import { adapterFor } from "../channels";
 import type { OutboundMessage, SendResult } from "../channels/types";
 import { armFault, injectedSendAnswer, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
-import { batchPrepared, getDb, prepared, type Db } from "../lib/db";
+import { batchPrepared, getDb, prepared, preparedInsert, type Db } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
 import { loadTicketAnswers, presentMessages, presentTicketBatch, previewOf, ticketAnswerQueries } from "../lib/tickets";
@@ -194,46 +194,20 @@ export type MessageChange =
   | { kind: "edit"; body: string; at: number }
   | { kind: "revoke"; at: number };
 
-/** The columns of `messages`, by property name (for the prepared insert of `appendQueries`). */
-const messageColumns = getTableColumns(messages);
-
-/**
- * The insert's placeholder values for `row`: each column's driver value, encoded as drizzle encodes
- * an insert's values (JSON and booleans; null stays NULL).
- */
-function insertValues(row: MessageRow): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    const column = messageColumns[key as keyof typeof messageColumns];
-    if (!column || value === undefined) continue;
-    values[key] = value === null ? null : column.mapToDriverValue(value);
-  }
-  return values;
-}
-
 /**
  * The statements of one append's D1 batch (`appendNow`), built and prepared once per drizzle
  * instance and shape (issue 16: drizzle built the 30-column insert, the list entry's update and the
  * ticket's four reads again for every message, the largest part of its CPU on the inbound path).
- * Placeholders: the row's columns (insert); sentAt, preview, at, ticketId, companyId, messageId
- * (update); ticketId, companyId (the reads).
+ * The insert comes with its values (`preparedInsert`). Placeholders: sentAt, preview, at, ticketId,
+ * companyId, messageId (update); ticketId, companyId (the reads).
  */
 function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolean) {
-  const keys = Object.keys(row).filter((k) => k in messageColumns && row[k as keyof MessageRow] !== undefined);
   const p = (name: string) => sql`${sql.placeholder(name)}`;
   const ticketId = sql.placeholder("ticketId") as unknown as string;
   const companyId = sql.placeholder("companyId") as unknown as string;
   return {
-    // Values as SQL placeholders: passed as `insertValues` encoded them (drizzle's own encoding of a
-    // placeholder would store a JSON null as the text 'null').
-    insert: prepared(db, `append.insert:${keys.join(",")}`, () =>
-      db
-        .insert(messages)
-        .values(Object.fromEntries(keys.map((k) => [k, p(k)])) as unknown as MessageRow)
-        .onConflictDoNothing()
-        .returning({ id: messages.id })
-        .prepare(),
-    ),
+    // With its values (the row's, encoded as drizzle encodes an insert's).
+    insert: preparedInsert(db, messages, row, { onConflictDoNothing: true, returningId: true }),
     update: prepared(db, `append.update:${visible}:${unread}`, () =>
       db
         .update(tickets)
@@ -511,7 +485,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const [inserted, , ...ticketRows] = await batchPrepared(
       db,
       [
-        [q.insert, insertValues(row)],
+        q.insert,
         [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }],
         [q.ticket, { ticketId: input.ticketId, companyId: input.companyId }],
         [q.contact, { ticketId: input.ticketId, companyId: input.companyId }],

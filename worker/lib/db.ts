@@ -1,6 +1,7 @@
 /** Drizzle over the D1 binding, with every table of schema/. */
-import { fillPlaceholders } from "drizzle-orm";
+import { fillPlaceholders, getTableColumns, getTableName, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "../../schema";
 import { countingD1 } from "./d1-count";
 
@@ -85,12 +86,50 @@ export async function batchPrepared<const T extends readonly (readonly [Prepared
   after: readonly D1PreparedStatement[] = [],
 ): Promise<{ -readonly [K in keyof T]: PreparedResult<T[K][0]> }> {
   const client = db.$client as D1Database;
-  const statements = items.map(([query, values]) => {
-    const { sql: text, params } = query.getQuery();
-    // `stmt`: the D1 statement drizzle prepared once for this query (public in drizzle's JS, not in its types).
-    const stmt = (query as unknown as { stmt?: D1PreparedStatement }).stmt ?? client.prepare(text);
-    return params.length > 0 ? stmt.bind(...fillPlaceholders(params, values)) : stmt;
-  });
+  const statements = items.map(([query, values]) => boundPrepared(db, query, values));
   const results = (await client.batch([...before, ...statements, ...after])).slice(before.length, before.length + statements.length);
   return results.map((result, i) => items[i]![0].mapResult(result, true)) as { -readonly [K in keyof T]: PreparedResult<T[K][0]> };
+}
+
+/**
+ * Prepared query `query` (from `prepared`) as a D1 statement bound to `values`, for a caller's own
+ * batch (`batchPrepared`'s `before`/`after`, `runBatch`-style lists of D1 statements).
+ */
+export function boundPrepared(db: Db, query: PreparedLike, values: Record<string, unknown>): D1PreparedStatement {
+  const { sql: text, params } = query.getQuery();
+  // `stmt`: the D1 statement drizzle prepared once for this query (public in drizzle's JS, not in its types).
+  const stmt = (query as unknown as { stmt?: D1PreparedStatement }).stmt ?? (db.$client as D1Database).prepare(text);
+  return params.length > 0 ? stmt.bind(...fillPlaceholders(params, values)) : stmt;
+}
+
+/**
+ * An INSERT of `row` into `table`, prepared once per drizzle instance, table, key set and options
+ * (issue 16: drizzle built every new contact's, ticket's and message's insert again for each one),
+ * with the row's values to run it with: each column's driver value encoded as drizzle encodes an
+ * insert's (JSON, booleans), null kept NULL (drizzle's own encoding of a placeholder would store a
+ * JSON null as the text 'null'). Keys of `row` that are not columns, or undefined, are left out.
+ * `onConflictDoNothing`: a conflicting row inserts nothing; `returningId`: the inserted row's `id`
+ * is answered (`[{ id }]`, or `[]` when nothing was inserted). Run it with `batchPrepared`, or bind
+ * it with `boundPrepared`.
+ */
+export function preparedInsert(
+  db: Db,
+  table: SQLiteTable,
+  row: Record<string, unknown>,
+  options: { onConflictDoNothing?: boolean; returningId?: boolean } = {},
+): readonly [PreparedLike & { execute(values?: Record<string, unknown>): Promise<{ id: string }[]> }, Record<string, unknown>] {
+  const columns = getTableColumns(table) as Record<string, { mapToDriverValue(value: unknown): unknown }>;
+  const keys = Object.keys(row).filter((k) => k in columns && row[k] !== undefined);
+  const name = `insert:${getTableName(table)}:${options.onConflictDoNothing ? "ignore" : "plain"}:${options.returningId ? "id" : "-"}:${keys.join(",")}`;
+  const query = prepared(db, name, () => {
+    const insert = db.insert(table).values(Object.fromEntries(keys.map((k) => [k, sql`${sql.placeholder(k)}`])) as never);
+    const guarded = options.onConflictDoNothing ? insert.onConflictDoNothing() : insert;
+    if (!options.returningId) return guarded.prepare() as unknown as PreparedLike;
+    const idColumn = getTableColumns(table).id;
+    if (!idColumn) throw new Error(`table ${getTableName(table)} has no id column to return`);
+    return guarded.returning({ id: idColumn }).prepare() as unknown as PreparedLike;
+  });
+  const values: Record<string, unknown> = {};
+  for (const key of keys) values[key] = row[key] === null ? null : columns[key]!.mapToDriverValue(row[key]);
+  return [query as PreparedLike & { execute(values?: Record<string, unknown>): Promise<{ id: string }[]> }, values] as const;
 }
