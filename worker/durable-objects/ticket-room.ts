@@ -695,7 +695,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       } finally {
         requested();
         // The attempt is over, and the provider's id (when it took the message) is kept with the
-        // send until D1 has it: one write (issue 16: each write here cost the thread ~1 ms locally).
+        // send until D1 has it: one write for both (issue 16).
         this.ctx.storage.sql.exec("UPDATE sends SET in_flight_at = NULL, external_id = COALESCE(?, external_id) WHERE seq = ?", answer?.ok ? answer.externalId : null, row.seq);
       }
       result = answer;
