@@ -25,7 +25,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { configWithoutAssets, must, reservePort, root, startCpuProfile, startWrangler, summariseProfile, waitFor, wranglerEnv } from "./lib.mjs";
+import { configWithoutAssets, must, reservePorts, root, startCpuProfile, startWrangler, summariseProfile, waitFor, wranglerEnv } from "./lib.mjs";
 import { startMetaStandIn } from "../standins/meta-graph.ts";
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -112,15 +112,11 @@ const meta = await startMetaStandIn({
 meta.addNumber({ phoneNumberId: PHONE_NUMBER_ID, displayPhoneNumber: "+1 555-020-0000", verifiedName: "Bench", qualityRating: "GREEN", tokens: [TOKEN] });
 
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-broadcast-"));
-const heldPort = await reservePort();
-const port = heldPort.port;
+// The server's port and (profiling) the inspector's, held until just before wrangler starts.
+const heldPorts = await reservePorts(PROFILE ? 2 : 1);
+const [port, inspectorPort = 0] = heldPorts.ports;
 const base = `http://127.0.0.1:${port}`;
 const build = join(state, "build");
-const heldInspector = PROFILE ? await reservePort() : null;
-const inspectorPort = heldInspector?.port ?? 0;
-// The ports stay held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
-// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed them.
-const releasePorts = () => Promise.all([heldPort.release(), heldInspector?.release()]);
 // The configuration as it is now, next to the original (its relative paths still resolve).
 // The web app's assets are left out (an empty folder): a rebuild of dist/web by another run would
 // make wrangler dev reload this server mid-benchmark.
@@ -161,7 +157,7 @@ const json = async (method, path, token, body) => {
 try {
   await quiet("wrangler", ["deploy", "--dry-run", "--config", config, "--outdir", build]);
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", config, "--persist-to", state], { env: wranglerEnv });
-  await releasePorts();
+  await heldPorts.release();
   server = startWrangler(port, serverArgs);
   await waitFor(`${base}/api/health`);
   const { token } = await json("POST", "/api/register", null, { name: "Bench Owner", email: `bench.broadcast.${Date.now()}@example.com`, phone: "+5511999990000", password: "bench-password", companyName: "Bench Broadcast" });
@@ -271,7 +267,7 @@ broadcast benchmark: ${N.toLocaleString("en-US")} recipients (${(N - OPTED_OUT).
   scheduler's own state: by ${CHECKPOINT.toLocaleString("en-US")} ${ownLine(ownAtCheckpoint)}; by ${N.toLocaleString("en-US")} ${ownLine(own)}
 `);
 } finally {
-  await releasePorts();
+  await heldPorts.release();
   await stopServer();
   await meta.close();
   rmSync(state, { recursive: true, force: true });

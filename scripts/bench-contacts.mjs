@@ -27,7 +27,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { must, percentile, reservePort, root, startWrangler, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
+import { must, percentile, reservePorts, root, startWrangler, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { XlsxWriter, concatBytes } from "../worker/lib/xlsx-writer.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
@@ -119,11 +119,9 @@ async function timed(label, runs, request) {
 }
 
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-contacts-"));
-const heldPort = await reservePort();
-const port = heldPort.port;
-// The port stays held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
-// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed it.
-const releasePorts = () => Promise.all([heldPort.release()]);
+// The server's port, held until just before wrangler starts.
+const heldPorts = await reservePorts(1);
+const [port] = heldPorts.ports;
 const base = `http://127.0.0.1:${port}`;
 // The worker is bundled once and served unbundled: `wrangler dev` would otherwise rebuild and
 // reload on every source change in the working tree, losing the local queue's message in flight.
@@ -155,7 +153,7 @@ const t0 = performance.now();
 try {
   await quiet("wrangler", ["deploy", "--dry-run", "--config", config, "--outdir", build]);
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", config, "--persist-to", state], { env: wranglerEnv });
-  await releasePorts();
+  await heldPorts.release();
   server = startWrangler(port, serverArgs);
   await waitFor(`${base}/api/health`);
   const reg = await fetch(`${base}/api/register`, {
@@ -316,7 +314,7 @@ try {
   }
   console.log(`\ntotal wall time ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 } finally {
-  await releasePorts();
+  await heldPorts.release();
   await stopServer().catch(() => undefined);
   rmSync(state, { recursive: true, force: true });
 }

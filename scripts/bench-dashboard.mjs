@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { must, percentile, reservePort, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { must, percentile, reservePorts, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
@@ -88,11 +88,9 @@ async function timed(label, runs, request) {
 const isoDay = (ms) => new Date(ms - OFFSET_S * 1000).toISOString().slice(0, 10);
 
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-dashboard-"));
-const heldPort = await reservePort();
-const port = heldPort.port;
-// The port stays held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
-// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed it.
-const releasePorts = () => Promise.all([heldPort.release()]);
+// The server's port, held until just before wrangler starts.
+const heldPorts = await reservePorts(1);
+const [port] = heldPorts.ports;
 const base = `http://127.0.0.1:${port}`;
 // Bundled once and served unbundled, so an edit elsewhere in the working tree cannot reload it mid-run.
 const build = join(state, "build");
@@ -109,7 +107,7 @@ let failed = false;
 try {
   await quiet("wrangler", ["deploy", "--dry-run", "--outdir", build]);
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
-  await releasePorts();
+  await heldPorts.release();
   server = startWrangler(port, serverArgs);
   await waitFor(`${base}/api/health`);
   const reg = await fetch(`${base}/api/register`, {
@@ -170,7 +168,7 @@ try {
   failed = true;
   console.error(error);
 } finally {
-  await releasePorts();
+  await heldPorts.release();
   await stopServer();
   rmSync(state, { recursive: true, force: true });
 }

@@ -22,7 +22,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, configWithoutAssets, must, percentile, pool, reservePort, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, configWithoutAssets, must, percentile, pool, reservePorts, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -50,16 +50,12 @@ const meta = await startMetaStandIn({
   },
 });
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-flows-"));
-const heldPort = await reservePort();
-const port = heldPort.port;
+// The server's port and (profiling) the inspector's, held until just before wrangler starts.
+const heldPorts = await reservePorts(PROFILE ? 2 : 1);
+const [port, inspectorPort = 0] = heldPorts.ports;
 const base = `http://127.0.0.1:${port}`;
 let server;
 let config;
-const heldInspector = PROFILE ? await reservePort() : null;
-const inspectorPort = heldInspector?.port ?? 0;
-// The ports stay held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
-// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed them.
-const releasePorts = () => Promise.all([heldPort.release(), heldInspector?.release()]);
 const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
@@ -68,7 +64,7 @@ try {
   // `configWithoutAssets`), removed at the end.
   config = configWithoutAssets(bundle[3], state, "flows");
   bundle[3] = config;
-  await releasePorts();
+  await heldPorts.release();
   server = startWrangler(port, [
     ...bundle,
     ...(PROFILE ? ["--inspector-port", String(inspectorPort)] : []),
@@ -223,7 +219,7 @@ flows benchmark
   ratio to it:         concurrency ${CONCURRENCY} p50 reply / its p50 = ${(p(latencies, 50) / p(sendLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / its p95 = ${(p(serial, 95) / p(sendSerial, 95)).toFixed(1)}${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
-  await releasePorts();
+  await heldPorts.release();
   server?.kill("SIGTERM");
   await meta.close();
   if (config) rmSync(config, { force: true });

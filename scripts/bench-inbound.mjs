@@ -21,7 +21,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, configWithoutAssets, must, percentile, pool, reservePort, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, configWithoutAssets, must, percentile, pool, reservePorts, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
@@ -35,16 +35,12 @@ const PROFILE = process.env.BENCH_PROFILE === "1";
 
 const meta = await startMetaStandIn({ keepAlive: true });
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-"));
-const heldPort = await reservePort();
-const port = heldPort.port;
+// The server's port and (profiling) the inspector's, held until just before wrangler starts.
+const heldPorts = await reservePorts(PROFILE ? 2 : 1);
+const [port, inspectorPort = 0] = heldPorts.ports;
 const base = `http://127.0.0.1:${port}`;
 let server;
 let config;
-const heldInspector = PROFILE ? await reservePort() : null;
-const inspectorPort = heldInspector?.port ?? 0;
-// The ports stay held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
-// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed them.
-const releasePorts = () => Promise.all([heldPort.release(), heldInspector?.release()]);
 const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
@@ -53,7 +49,7 @@ try {
   // `configWithoutAssets`), removed at the end.
   config = configWithoutAssets(bundle[3], state, "inbound");
   bundle[3] = config;
-  await releasePorts();
+  await heldPorts.release();
   server = startWrangler(port, [
     ...bundle,
     ...(PROFILE ? ["--inspector-port", String(inspectorPort)] : []),
@@ -266,7 +262,7 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
   ratio to it:         inbound/(skeleton + push) ${(rate / pushRate).toFixed(3)} throughput, concurrency 1 p95 ${(percentile(serial, 95) / percentile(pushSerial, 95)).toFixed(2)}; (skeleton + push)/health ${(pushRate / healthRate).toFixed(3)}, /insert ${(pushRate / insertRate).toFixed(3)}${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
-  await releasePorts();
+  await heldPorts.release();
   server?.kill("SIGTERM");
   await meta.close();
   if (config) rmSync(config, { force: true });

@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
-import { must, percentile, reservePort, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
+import { must, percentile, reservePorts, root, startWrangler, waitFor, wranglerEnv } from "./lib.mjs";
 
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -156,11 +156,9 @@ async function load(browser, base, screen, token) {
 }
 
 const state = mkdtempSync(join(tmpdir(), "conversa-bench-web-"));
-const heldPort = await reservePort();
-const port = heldPort.port;
-// The port stays held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
-// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed it.
-const releasePorts = () => Promise.all([heldPort.release()]);
+// The server's port, held until just before wrangler starts.
+const heldPorts = await reservePorts(1);
+const [port] = heldPorts.ports;
 const base = `http://127.0.0.1:${port}`;
 const build = join(state, "build");
 const serverArgs = [join(build, "index.js"), "--no-bundle", "--config", join(root, "wrangler.toml"), "--persist-to", state, "--log-level", process.env.BENCH_LOG ?? "error", "--var", `PUBLIC_URL:${base}`, "--var", "MAIL_OUTBOX:on"];
@@ -178,7 +176,7 @@ try {
   await must("vite", ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"]);
   await quiet("wrangler", ["deploy", "--dry-run", "--outdir", build]);
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
-  await releasePorts();
+  await heldPorts.release();
   server = startWrangler(port, serverArgs);
   await waitFor(`${base}/api/health`);
   const reg = await fetch(`${base}/api/register`, {
@@ -257,7 +255,7 @@ try {
   await bare("GET /api/contacts?limit=30", "/api/contacts?limit=30", json);
   console.log(failed ? "\nFAIL: a target or a check above was missed\n" : "\nall targets met\n");
 } finally {
-  await releasePorts();
+  await heldPorts.release();
   await browser?.close().catch(() => undefined);
   await stopServer().catch(() => undefined);
   rmSync(state, { recursive: true, force: true });

@@ -337,6 +337,18 @@ export function reservePort() {
   });
 }
 
+/**
+ * Holds `count` free loopback ports at once (`reservePort`), for a benchmark's server and its
+ * inspector: they stay held until just before `wrangler dev` starts, so nothing the runner starts
+ * meanwhile (the migrations' workerd, the stand-ins) is handed them. Answers `{ ports, release }`;
+ * `release()` frees them all and may be called again (once before the server starts, once on the
+ * way out).
+ */
+export async function reservePorts(count) {
+  const held = await Promise.all(Array.from({ length: count }, () => reservePort()));
+  return { ports: held.map((h) => h.port), release: () => Promise.all(held.map((h) => h.release())) };
+}
+
 /** The `p`th percentile (0–100) of ascending `sorted` values; NaN when there are none. */
 export function percentile(sorted, p) {
   if (!sorted.length) return NaN;

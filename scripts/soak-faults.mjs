@@ -26,7 +26,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, capture, must, pool, reservePort, root, verifyFromOutbox, waitFor, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, capture, must, pool, reservePorts, root, verifyFromOutbox, waitFor, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const N = Number(process.env.SOAK_MESSAGES ?? 5000);
@@ -54,11 +54,9 @@ if (!(N > 0 && CONTACTS > 0 && CONTACTS <= N && CONCURRENCY > 0)) throw new Erro
 const sends = new Map(); // "to|body" → times (ms, this script's clock) of the successful sends
 let refusedSends = 0;
 let lastSendAt = 0;
-const heldPort = await reservePort();
-const port = heldPort.port;
-// The port stays held (scripts/lib.mjs `reservePort`) until just before wrangler starts, so that
-// nothing else started meanwhile (the migrations' workerd, the stand-ins) is handed it.
-const releasePorts = () => Promise.all([heldPort.release()]);
+// The server's port, held until just before wrangler starts.
+const heldPorts = await reservePorts(1);
+const [port] = heldPorts.ports;
 const base = `http://127.0.0.1:${port}`;
 const meta = await startMetaStandIn({
   keepAlive: true,
@@ -276,7 +274,7 @@ try {
     "--var", "ENVIRONMENT:local",
     "--var", `FAULTS:${FAULTS}`,
   ];
-  await releasePorts();
+  await heldPorts.release();
   startServer();
   await waitFor(`${base}/api/health`, 180_000);
 
@@ -488,7 +486,7 @@ faults soak: ${jobs.length} webhooks across ${CONTACTS} contacts, concurrency ${
   console.error(error);
   exitCode = 1;
 } finally {
-  await releasePorts();
+  await heldPorts.release();
   await killServer();
   await meta.close();
   if (!process.env.SOAK_KEEP_STATE) rmSync(state, { recursive: true, force: true });

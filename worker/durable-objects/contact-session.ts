@@ -69,7 +69,7 @@ import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
 import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, InboundReaction, InboundRevoke } from "../channels/types";
 import { initialRunState, step, type CompiledFlow, type FlowEffect, type FlowEvent, type FlowRunState, type StepResult } from "../flows";
-import { batchPrepared, boundPrepared, getDb, isUniqueViolation, prepared, preparedInsert, type Db } from "../lib/db";
+import { batchPrepared, boundInsert, getDb, isUniqueViolation, prepared, type Db } from "../lib/db";
 import { armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
 import { adjustContactCount, d1Statements, runBatch } from "../lib/contacts";
 import { companyDay, dayCountsStatement, ticketOpenedStatement } from "../lib/dashboard";
@@ -1651,8 +1651,9 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
     // The identities the contact is not known by yet (the sender's id, and its user id).
     const add = [...new Set([event.from, event.userId])].filter((id): id is string => id !== undefined && id !== known?.externalId && !(id === event.from && identity));
+    // Prepared once per isolate (issue 16), as the new contact's other inserts.
     const identityRows = (contactId: string) =>
-      add.map((externalId) => db.insert(contactIdentities).values({ id: newId(), companyId, contactId, channel: connection.channel, externalId, createdAt: at }).onConflictDoNothing());
+      add.map((externalId) => boundInsert(db, contactIdentities, { id: newId(), companyId, contactId, channel: connection.channel, externalId, createdAt: at }, { onConflictDoNothing: true }));
     let identitiesAdded = false;
     if (!contact) {
       const row: ContactRow = {
@@ -1688,19 +1689,17 @@ export class ContactSession extends DurableObject<AppEnv> {
           ticket.unreadCount = 1;
         }
         // The inserts are prepared once per isolate (issue 16: drizzle built them for every new contact).
-        const insert = (table: Parameters<typeof preparedInsert>[1], value: Record<string, unknown>, options?: Parameters<typeof preparedInsert>[3]) =>
-          boundPrepared(db, ...preparedInsert(db, table, value, options));
         const writes = [
-          insert(contacts, row),
+          boundInsert(db, contacts, row),
           ...d1Statements(db, [
             adjustContactCount(db, companyId, 1),
             // The dashboard's day counts the new contact and the ticket its message opened (a receptive
             // attendance, issue 12) in one upsert of the company's day row (issue 16: one statement, not two).
             dayCountsStatement(companyId, await companyDay(db, companyId, at), { newContacts: 1, ...(ticket ? { ticketsReceptive: 1 } : {}) }),
           ]),
-          ...add.map((externalId) => insert(contactIdentities, { id: newId(), companyId, contactId: row.id, channel: connection.channel, externalId, createdAt: at }, { onConflictDoNothing: true })),
-          ...(ticket ? [insert(tickets, ticket)] : []),
-          ...(message ? [insert(messages, message)] : []),
+          ...identityRows(row.id),
+          ...(ticket ? [boundInsert(db, tickets, ticket)] : []),
+          ...(message ? [boundInsert(db, messages, message)] : []),
         ];
         // The first context of the flow a new contact's message most likely starts (the connection's
         // default flow) is read in the same batch, after the writes (issue 16: no round trip of its own).
@@ -1737,8 +1736,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
     if (!identitiesAdded && add.length > 0) {
       const added = span(this.env, "session.new-identity");
-      const [first, ...rest] = identityRows(contact.id);
-      await db.batch([first!, ...rest]);
+      await db.$client.batch(identityRows(contact.id));
       added();
     }
     return contact;

@@ -133,3 +133,11 @@ export function preparedInsert(
   for (const key of keys) values[key] = row[key] === null ? null : columns[key]!.mapToDriverValue(row[key]);
   return [query as PreparedLike & { execute(values?: Record<string, unknown>): Promise<{ id: string }[]> }, values] as const;
 }
+
+/**
+ * `preparedInsert`'s insert of `row` into `table` as a D1 statement bound to the row's values, for a
+ * caller's own list of D1 statements (a batch of writes, `batchPrepared`'s `before`).
+ */
+export function boundInsert(db: Db, table: SQLiteTable, row: Record<string, unknown>, options: { onConflictDoNothing?: boolean } = {}): D1PreparedStatement {
+  return boundPrepared(db, ...preparedInsert(db, table, row, options));
+}
