@@ -17,7 +17,9 @@
  * opened for a member); bot messages are outbound messages with no sender. The TicketRoom stores
  * every message but one kind: a new contact's first message with nothing to do before its insert
  * (no media, quoted message or ad referral) goes into D1 in the contact's own batch, with its
- * identity and its pending ticket, and the room only publishes it (`publishStored`; issue 16).
+ * identity and its pending ticket, and the room only publishes it (`publishStored`; issue 16). When
+ * that message starts a flow, its publish is queued in the outbox with the run's first step and
+ * goes to the room with the run's first send, one call for both (`begin`, `drain`).
  *
  * Runs the flow engine (worker/flows) for the contact and performs its effects
  * (worker/pipeline/flow-effects.ts). Storage (SQLite):
@@ -27,7 +29,8 @@
  *   with its warnings (engine warnings and effects given up after MAX_EFFECT_ATTEMPTS, issue 17);
  * - `timers`: armed engine timers (token → when, ms UTC); ONE alarm is set to the earliest;
  * - `outbox`: effects of a committed step not yet performed (a failed head is retried after
- *   `effectRetryDelayMs` and holds the later ones back);
+ *   `effectRetryDelayMs` and holds the later ones back), and a stored message's publish queued
+ *   ahead of them (see above);
  * - `faults`: armed faults of the fault switch (local and test only, worker/lib/faults.ts);
  * - `handled`: provider ids of the inbound messages this object has routed to the end (kept
  *   HANDLED_TTL_MS). A message is marked in the same storage transaction as the step that consumes
@@ -74,19 +77,19 @@ import { armFault, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/fa
 import { adjustContactCount, d1Statements, runBatch } from "../lib/contacts";
 import { companyDay, dayCountsStatement, ticketOpenedStatement } from "../lib/dashboard";
 import { announceWaitingTicket, onlineMembersQuery, waitingTicketEvent } from "../lib/online-members";
-import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats } from "../lib/flows";
+import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats, type FlowStepStats } from "../lib/flows";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { roomOf } from "../lib/realtime";
-import { presentTicket, previewOf } from "../lib/tickets";
-import type { AppendInput, AppendResult, HubGroup } from "./ticket-room";
+import { presentMessages, presentTicket, previewOf } from "../lib/tickets";
+import type { AppendInput, AppendResult, HubGroup, StoredPublish } from "./ticket-room";
 import { keepRejected } from "../lib/rejected-events";
 import { sendToTicket } from "../pipeline/outbound";
 import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { claimBroadcastReply } from "../lib/broadcasts";
 import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
 import { applyOptOut } from "../lib/opt-out";
-import { buildContext, contextOf, contextQueries, createdContextReads, performEffect, type CarriedStats, type ContextRows, type CreatedContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
+import { buildContext, contextOf, contextQueries, createdContextReads, performEffect, type Carried, type ContextRows, type CreatedContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
 import { span } from "../lib/bench-trace";
 import { routeStillHolds, type RouteCheck } from "../lib/connections";
 
@@ -174,6 +177,9 @@ export function effectRetryDelayMs(attempts: number): number {
 /** How long a reaction waits for its target message (ms); Meta redelivers for about 7 days. */
 const PENDING_REACTION_TTL_MS = 7 * 24 * 3600 * 1000;
 
+/** A row of the `outbox` table (`item`: an OutboxItem as JSON). */
+type OutboxRow = { seq: number; run_id: string; item: string; attempts: number };
+
 type RunRow = {
   id: string;
   flow_id: string;
@@ -192,8 +198,12 @@ type RunRow = {
   updated_at: number;
 };
 
-/** An outbox entry: an engine effect, or the stats of a step. */
-type OutboxItem = FlowEffect | { type: "stats"; visited: string[]; stoppedAt: string | null };
+/**
+ * An outbox entry: an engine effect, the stats of a step, or a message the turn stored in D1 itself
+ * and has not had published, queued ahead of the first step of the run it starts (`begin`; issue
+ * 16): the send right after it takes it to the room in the same call.
+ */
+type OutboxItem = FlowEffect | { type: "stats"; visited: string[]; stoppedAt: string | null } | { type: "publish"; publish: StoredPublish };
 
 /** A step computed but not yet committed. */
 type Prepared = { result: StepResult; flow: CompiledFlow };
@@ -267,6 +277,12 @@ type Turn = {
    * appending it.
    */
   prestored?: { row: MessageRow; ticket: TicketRow; contact: ContactRow };
+  /**
+   * The prestored message once `storeInbound` left its publish to the run it starts (issue 16: the
+   * room publishes it with the run's first reply, one call for both): `begin` queues it in the
+   * outbox with the run's first step, or `flushPublish` publishes it alone.
+   */
+  unpublished?: StoredPublish;
 };
 
 /** A placeholder standing for a string value of a prepared query (see `prepared` in worker/lib/db.ts). */
@@ -699,6 +715,9 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
     if (seen && !this.mayRouteAgain(event.externalId, seen.createdAt)) return { status: "duplicate", messageId: seen.id, ticketId: seen.ticketId };
     const routed = await this.route(db, connection, event, seen !== undefined);
+    // Every path that leaves a stored message's publish to a run hands it on or publishes it; this
+    // is the net under them.
+    await this.flushPublish();
     this.markHandled(event.externalId);
     return routed;
   }
@@ -827,11 +846,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     //     answering a comment's private reply), unless a member has the conversation open.
     const named = event.startFlowId;
     if (named && (await this.openTicket(db, connection, contact.id))?.status !== "open" && (await this.version(db, companyId, named, null))) {
-      const { ticket, created } = await this.ticketFor(db, connection, contact, event);
-      const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
-      const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId: named, depth: 0, handles: event.externalId });
-      await this.drain(db);
-      return { ...stored, ...(runId ? { runId } : {}) };
+      return this.startFromMessage(db, connection, contact, event, named);
     }
 
     // 2. A keyword trigger.
@@ -840,12 +855,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       const version = await this.version(db, companyId, keyword.flowId, null);
       if (version) {
         this.readContextAhead(db, companyId, contact.id, keyword.flowId);
-        const { ticket, created } = await this.ticketFor(db, connection, contact, event);
-        const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
-        await countKeywordMessage(db, companyId, keyword.id);
-        const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId: keyword.flowId, depth: 0, handles: event.externalId });
-        await this.drain(db);
-        return { ...stored, ...(runId ? { runId } : {}) };
+        return this.startFromMessage(db, connection, contact, event, keyword.flowId, () => countKeywordMessage(db, companyId, keyword.id));
       }
     }
 
@@ -872,11 +882,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       (await this.version(db, companyId, campaignFlowId, null)) &&
       (await claimBroadcastReply(db, companyId, contact.id, connection.id, Date.now()))
     ) {
-      const { ticket, created } = await this.ticketFor(db, connection, contact, event);
-      const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
-      const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId: campaignFlowId, depth: 0, handles: event.externalId });
-      await this.drain(db);
-      return { ...stored, ...(runId ? { runId } : {}) };
+      return this.startFromMessage(db, connection, contact, event, campaignFlowId);
     }
 
     // 3. The open or pending ticket.
@@ -887,11 +893,7 @@ export class ContactSession extends DurableObject<AppEnv> {
     const flowId = defaultFlowFor(await defaultFlowsOf(db, companyId, connection.id, preFlows), event);
     if (flowId && (await this.version(db, companyId, flowId, null))) {
       this.readContextAhead(db, companyId, contact.id, flowId);
-      const { ticket, created } = await this.ticketFor(db, connection, contact, event);
-      const stored = await this.storeInbound(db, connection, contact, ticket, event, created);
-      const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId, depth: 0, handles: event.externalId });
-      await this.drain(db);
-      return { ...stored, ...(runId ? { runId } : {}) };
+      return this.startFromMessage(db, connection, contact, event, flowId);
     }
 
     // 5. A new pending ticket, with the greeting.
@@ -904,12 +906,44 @@ export class ContactSession extends DurableObject<AppEnv> {
   }
 
   /**
+   * Routing's end when the message starts `flowId` (steps 1b, 2, 2b and 4 of the file header): the
+   * message is stored in its ticket (`ticketFor`), `beforeBegin` runs (a keyword's count), and the
+   * run begins with its first step, the message marked handled with it; then its effects are
+   * performed. A message stored with its new contact is published by the room with the run's first
+   * send (`storeInbound`'s `deferPublish`; issue 16), or alone when the run does not take it.
+   */
+  private async startFromMessage(db: Db, connection: ConnectionRow, contact: ContactRow, event: InboundMessage, flowId: string, beforeBegin?: () => Promise<unknown>): Promise<IngestResult> {
+    const companyId = connection.companyId;
+    const { ticket, created } = await this.ticketFor(db, connection, contact, event);
+    const stored = await this.storeInbound(db, connection, contact, ticket, event, created, true);
+    await beforeBegin?.();
+    const runId = await this.begin(db, { companyId, contactId: contact.id, connectionId: connection.id, ticketId: ticket.id, flowId, depth: 0, handles: event.externalId });
+    await this.flushPublish();
+    await this.drain(db);
+    return { ...stored, ...(runId ? { runId } : {}) };
+  }
+
+  /**
+   * Publishes the turn's `unpublished` message through its room (`publishStored`) when nothing took
+   * it over; a no-op otherwise.
+   */
+  private async flushPublish(): Promise<void> {
+    const publish = this.turn?.unpublished;
+    if (!publish) return;
+    this.turn!.unpublished = undefined;
+    const published = span(this.env, "session.room-publish");
+    await roomOf(this.env, publish.row.ticketId).publishStored(publish.row, publish.ticket, publish.alsoPublish);
+    published();
+  }
+
+  /**
    * Stores the inbound message in `ticket` (after its media), publishing a ticket just created. An
    * ad `referral` is kept on the contact (the latest) and on the ticket (the one it began with); a
    * reaction that waited for this message is applied to it. A message the new contact's batch
-   * stored already (`Turn.prestored`) is only published by the room.
+   * stored already (`Turn.prestored`) is only published by the room; with `deferPublish` (a run
+   * starts next) not even that: it is left in `Turn.unpublished` for the run's first send.
    */
-  private async storeInbound(db: Db, connection: ConnectionRow, contact: ContactRow, ticket: TicketRow, event: InboundMessage, created: boolean): Promise<IngestResult> {
+  private async storeInbound(db: Db, connection: ConnectionRow, contact: ContactRow, ticket: TicketRow, event: InboundMessage, created: boolean, deferPublish = false): Promise<IngestResult> {
     if (event.referral) {
       await db.batch([
         db.update(contacts).set({ referral: event.referral, updatedAt: Date.now() }).where(and(eq(contacts.id, contact.id), eq(contacts.companyId, connection.companyId))),
@@ -928,8 +962,15 @@ export class ContactSession extends DurableObject<AppEnv> {
     if (prestored && prestored.row.ticketId === ticket.id && prestored.row.externalId === event.externalId) {
       // Stored already, in the new contact's own batch (`upsertContact`): the room publishes it.
       this.turn!.prestored = undefined;
+      const publish = storedPublish(connection, prestored, waiting);
+      if (deferPublish) {
+        // With the run's first send, one room call for both (`begin`, `drain`).
+        this.turn!.unpublished = publish;
+        const [message] = await presentMessages(this.env, db, [publish.row]);
+        return this.afterStored(db, connection, contact, ticket, event, created, { message: message!, duplicate: false }, online, waiting, null);
+      }
       const published = span(this.env, "session.room-publish");
-      const result = await this.publishPrestored(room, connection, prestored, waiting);
+      const result = await room.publishStored(publish.row, publish.ticket, publish.alsoPublish);
       published();
       return this.afterStored(db, connection, contact, ticket, event, created, result, online, waiting, null);
     }
@@ -1007,18 +1048,6 @@ export class ContactSession extends DurableObject<AppEnv> {
     return { status: result.duplicate ? "duplicate" : "stored", messageId: result.message.id, ticketId: ticket.id };
   }
 
-  /**
-   * Hands a message stored with its new contact (`Turn.prestored`) to its room, which publishes it
-   * with the ticket's list entry (built here from the rows just inserted: no read back) and
-   * `waiting`, and continues the ticket's seqs after it. Answers like `TicketRoom.append`; throws
-   * when the room does (the message is stored: a redelivery finds it and routes it again).
-   */
-  private async publishPrestored(room: ReturnType<typeof roomOf>, connection: ConnectionRow, prestored: NonNullable<Turn["prestored"]>, waiting: HubGroup | undefined): Promise<AppendResult> {
-    const { row, ticket, contact } = prestored;
-    const entry = presentTicket(ticket, { id: contact.id, name: contact.name, phone: contact.phone, email: contact.email, imageKey: contact.imageKey }, { id: connection.id, name: connection.name, channel: connection.channel }, null);
-    return room.publishStored(row, entry, waiting);
-  }
-
   /** A reaction that arrived before `externalId` was stored (this contact's), applied now. */
   private async applyPendingReaction(connection: ConnectionRow, ticketId: string, messageId: string, externalId: string): Promise<void> {
     const sql = this.ctx.storage.sql;
@@ -1044,6 +1073,8 @@ export class ContactSession extends DurableObject<AppEnv> {
       )
       .toArray()[0];
     if (!pending) return;
+    // The message reaches the screens before its reaction.
+    await this.flushPublish();
     await roomOf(this.env, ticketId).updateMessage(connection.companyId, ticketId, messageId, { kind: "reaction", from: "contact", emoji: pending.emoji, at: pending.at });
     sql.exec("DELETE FROM pending_reactions WHERE connection_id = ? AND target = ?", connection.id, externalId);
   }
@@ -1280,11 +1311,21 @@ export class ContactSession extends DurableObject<AppEnv> {
     maybeFailHere(this.env, this.ctx.storage.sql, "step");
     // The run, its first step and the message it answers are stored together: a restart leaves all
     // of them or none (then the message's redelivery starts the run; file header, `handled`).
+    // The message's own publish, when `storeInbound` left it to this run, goes first in the outbox,
+    // committed with the step: a restart after this finishes it from the outbox, one before leaves
+    // the message to its redelivery, which is routed again and publishes it (issue 16).
+    const unpublished = input.handles && this.turn?.unpublished?.row.ticketId === input.ticketId ? this.turn.unpublished : undefined;
     this.ctx.storage.transactionSync(() => {
       insert();
+      if (unpublished) this.ctx.storage.sql.exec("INSERT INTO outbox (run_id, item) VALUES (?, ?)", id, JSON.stringify({ type: "publish", publish: unpublished } satisfies OutboxItem));
       if (prepared && (prepared.result.accepted || prepared.result.effects.length > 0)) this.commitNow(row, prepared, undefined, input.handles);
       else if (input.handles) this.markHandled(input.handles);
     });
+    if (unpublished) {
+      this.turn!.unpublished = undefined;
+      // The outbox is no longer empty (see `rearm`).
+      this.scheduleIdle = false;
+    }
     this.pruneRuns();
     // The flow or the contact vanished while preparing: the stored run is failed with the reason.
     if (state.status === "running" && !prepared) await this.prepare(db, this.run(id)!, { kind: "start" });
@@ -1427,7 +1468,9 @@ export class ContactSession extends DurableObject<AppEnv> {
    * Performs the outbox in order, deleting each effect once done; follow-ups (an HTTP answer, a
    * connected flow) are committed as new steps whose effects join the same loop. An effect that
    * throws stays for a retry (the alarm comes back after `effectRetryDelayMs`) and holds the later
-   * ones back, until MAX_EFFECT_ATTEMPTS: then it is dropped with a warning on its run.
+   * ones back, until MAX_EFFECT_ATTEMPTS: then it is dropped with a warning on its run. A stored
+   * message's publish (`begin`) goes with the send of its run right after it, in one room call,
+   * else alone (issue 16).
    */
   private async drain(db: Db): Promise<void> {
     this.forgetOpenTicket();
@@ -1436,21 +1479,41 @@ export class ContactSession extends DurableObject<AppEnv> {
     const targets = new Map<string, RunTarget | null>();
     try {
       for (;;) {
-        const row = this.ctx.storage.sql.exec<{ seq: number; run_id: string; item: string; attempts: number }>("SELECT * FROM outbox ORDER BY seq LIMIT 1").toArray()[0];
+        let row = this.ctx.storage.sql.exec<OutboxRow>("SELECT * FROM outbox ORDER BY seq LIMIT 1").toArray()[0];
         if (!row) break;
-        const item: OutboxItem = JSON.parse(row.item);
+        let item: OutboxItem = JSON.parse(row.item);
+        let publish: { seq: number; publish: StoredPublish } | undefined;
+        if (item.type === "publish") {
+          const next = this.outboxAfter(row.seq);
+          const nextItem: OutboxItem | undefined = next && next.run_id === row.run_id ? JSON.parse(next.item) : undefined;
+          if (next && nextItem?.type === "send" && this.run(next.run_id)) {
+            publish = { seq: row.seq, publish: item.publish };
+            row = next;
+            item = nextItem;
+          }
+        }
         const run = this.run(row.run_id);
         // A send followed by its step's stats carries them into the batch that stores its message
         // (issue 16: no D1 round trip of their own); both leave the outbox together once counted.
-        const carried = item.type === "send" && run ? this.statsAfter(run, row.seq) : undefined;
+        const stats = item.type === "send" && run ? this.statsAfter(run, row.seq) : undefined;
+        const carried: Carried | undefined =
+          stats || publish ? { ...(stats ? { stats: stats.stats } : {}), recorded: false, ...(publish ? { publish: publish.publish } : {}), published: false } : undefined;
         let followUp: FollowUp = null;
         try {
-          maybeFailHere(this.env, this.ctx.storage.sql, "effect");
-          if (run) followUp = await this.perform(db, run, item, row.seq, targets, carried?.carried);
+          if (item.type === "publish") {
+            // Alone: the run's first step sends nothing first (or its send was given up).
+            const published = span(this.env, "session.room-publish");
+            await roomOf(this.env, item.publish.row.ticketId).publishStored(item.publish.row, item.publish.ticket, item.publish.alsoPublish);
+            published();
+          } else {
+            maybeFailHere(this.env, this.ctx.storage.sql, "effect");
+            if (run) followUp = await this.perform(db, run, item, row.seq, targets, carried);
+          }
         } catch (error) {
           console.error(`[contact-session] effect ${item.type} of run ${row.run_id} failed (attempt ${row.attempts + 1})`, error);
           if (row.attempts + 1 < MAX_EFFECT_ATTEMPTS) {
-            this.ctx.storage.sql.exec("UPDATE outbox SET attempts = attempts + 1 WHERE seq = ?", row.seq);
+            // A publish taken along counts the attempt too (the outbox's head: `rearm`'s backoff).
+            this.ctx.storage.sql.exec("UPDATE outbox SET attempts = attempts + 1 WHERE seq IN (?, ?)", row.seq, publish?.seq ?? row.seq);
             break;
           }
           this.warn(row.run_id, {
@@ -1459,8 +1522,11 @@ export class ContactSession extends DurableObject<AppEnv> {
             message: `The step "${item.type}" failed ${MAX_EFFECT_ATTEMPTS} times and was skipped: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500),
           });
         }
-        if (carried?.carried.recorded) this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq IN (?, ?)", row.seq, carried.seq);
-        else this.ctx.storage.sql.exec("DELETE FROM outbox WHERE seq = ?", row.seq);
+        const done = [row.seq];
+        if (stats && carried?.recorded) done.push(stats.seq);
+        // Not published with the send (the send stored nothing, or was given up): alone, next.
+        if (publish && carried?.published) done.push(publish.seq);
+        this.ctx.storage.sql.exec(`DELETE FROM outbox WHERE seq IN (${done.map(() => "?").join(", ")})`, ...done);
         if (followUp && run) {
           if (followUp.kind === "http_result") {
             const fresh = this.run(run.id);
@@ -1475,19 +1541,24 @@ export class ContactSession extends DurableObject<AppEnv> {
     }
   }
 
+  /** The outbox entry right after `seq`, if any. */
+  private outboxAfter(seq: number): OutboxRow | undefined {
+    return this.ctx.storage.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE seq > ? ORDER BY seq LIMIT 1", seq).toArray()[0];
+  }
+
   /**
    * The stats item right after outbox entry `seq` when it is `run`'s (the step's stats that follow
-   * its send), as a send carries them (`CarriedStats`), with its own seq; undefined otherwise.
+   * its send), as a send carries them (`Carried`), with its own seq; undefined otherwise.
    */
-  private statsAfter(run: RunRow, seq: number): { seq: number; carried: CarriedStats } | undefined {
-    const next = this.ctx.storage.sql.exec<{ seq: number; run_id: string; item: string }>("SELECT seq, run_id, item FROM outbox WHERE seq > ? ORDER BY seq LIMIT 1", seq).toArray()[0];
+  private statsAfter(run: RunRow, seq: number): { seq: number; stats: FlowStepStats } | undefined {
+    const next = this.outboxAfter(seq);
     if (!next || next.run_id !== run.id) return undefined;
     const item: OutboxItem = JSON.parse(next.item);
     if (item.type !== "stats") return undefined;
-    return { seq: next.seq, carried: { stats: { companyId: run.company_id, flowId: run.flow_id, visited: item.visited, stoppedAt: item.stoppedAt }, recorded: false } };
+    return { seq: next.seq, stats: { companyId: run.company_id, flowId: run.flow_id, visited: item.visited, stoppedAt: item.stoppedAt } };
   }
 
-  private async perform(db: Db, run: RunRow, item: OutboxItem, seq: number, targets: Map<string, RunTarget | null>, carried?: CarriedStats): Promise<FollowUp> {
+  private async perform(db: Db, run: RunRow, item: Exclude<OutboxItem, { type: "publish" }>, seq: number, targets: Map<string, RunTarget | null>, carried?: Carried): Promise<FollowUp> {
     if (this.turn) this.turn.effected = true;
     if (item.type === "stats") {
       const recorded = span(this.env, "flow.stats");
@@ -1855,6 +1926,16 @@ function inboundRow(
   ids: { id: string; seq: number; at: number },
 ): MessageRow {
   return { ...inboundInput(connection, contactId, ticketId, event, media, quotedId), id: ids.id, seq: ids.seq, createdAt: ids.at, updatedAt: ids.at };
+}
+
+/**
+ * A message stored with its new contact (`Turn.prestored`) as its room publishes it: the row, the
+ * ticket's list entry built from the rows just inserted (no read back) and `waiting` with it.
+ */
+function storedPublish(connection: ConnectionRow, prestored: NonNullable<Turn["prestored"]>, waiting: HubGroup | undefined): StoredPublish {
+  const { row, ticket, contact } = prestored;
+  const entry = presentTicket(ticket, { id: contact.id, name: contact.name, phone: contact.phone, email: contact.email, imageKey: contact.imageKey }, { id: connection.id, name: connection.name, channel: connection.channel }, null);
+  return { row, ticket: entry, ...(waiting ? { alsoPublish: waiting } : {}) };
 }
 
 /** A new pending ticket of the contact `contactId` on `connection`, opened by `event` at `at` (ms UTC). */

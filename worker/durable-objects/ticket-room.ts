@@ -4,7 +4,8 @@
  * fans everything out to the members viewing the ticket (hibernating WebSockets) and to the
  * company's hub (lists). Typing indicators travel both ways through it. One message reaches D1
  * without it: a new contact's first message, stored by the ContactSession with the contact and its
- * ticket and only published here (`publishStored`, issue 16); the seqs continue after it.
+ * ticket and only published here (`publishStored`, or ahead of the bot's reply that answers it, in
+ * the same call: `sendOutbound`'s `publishFirst`; issue 16); the seqs continue after it.
  *
  * Storage: a `meta` table with the ticket's seq counter; a `sends` table with the outbound messages
  * not yet settled, in order (issue 17). Messages themselves live in D1.
@@ -79,6 +80,13 @@ export type AppendResult = { message: MessageAnswer; duplicate: boolean; statsRe
 
 /** Hub events for one audience (CompanyHub.publishGroups). */
 export type HubGroup = { bodies: HubEventBody[]; audience: Audience };
+
+/**
+ * A message its caller stored in D1 itself, for the room to publish (`publishStored`, or ahead of
+ * a reply in `sendOutbound`): the row as inserted, the ticket's list entry as the caller inserted
+ * it (not read back), and events for another audience that go to the hub with it.
+ */
+export type StoredPublish = { row: MessageRow; ticket: TicketAnswer; alsoPublish?: HubGroup };
 
 /**
  * The provider's transient answers one send may get before it fails for good: 8, about two minutes
@@ -441,27 +449,51 @@ export class TicketRoom extends DurableObject<AppEnv> {
    */
   async append(
     input: AppendInput,
-    options: { fresh?: boolean; newTicket?: boolean; alsoPublish?: HubGroup; stats?: FlowStepStats; touchContact?: { contactId: string; at: number }; republish?: boolean } = {},
+    options: {
+      fresh?: boolean;
+      newTicket?: boolean;
+      alsoPublish?: HubGroup;
+      stats?: FlowStepStats;
+      touchContact?: { contactId: string; at: number };
+      republish?: boolean;
+      /**
+       * A message the caller stored itself, published first in the same turn of the room (see
+       * `sendOutbound`'s `publishFirst`): its events reach this room's sockets at once and the hub
+       * in the same call as this append's, ahead of them (or alone when this one is a duplicate).
+       */
+      publishFirst?: StoredPublish;
+    } = {},
   ): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
     const inside = span(this.env, "room.append-inside");
-    const run = this.appends.then(() => {
+    const run = this.appends.then(async () => {
       waited();
-      return this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact).then(async (result) => {
-        if (result.duplicate && options.republish && result.message.ticketId === input.ticketId) {
-          // Best effort: the message is stored either way, so a failed publish fails nothing.
-          await this.fanOut(input.companyId, input.ticketId, { type: "message.updated", message: result.message }).catch((error: unknown) => console.error("[ticket-room] republish failed", error));
-        }
-        return result;
-      });
+      const ahead = options.publishFirst ? (await this.storedGroups(options.publishFirst)).groups : undefined;
+      const result = await this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact, ahead);
+      // A duplicate published nothing of its own: the stored message goes to the hub alone.
+      if (result.duplicate && ahead) await this.toHub(input.companyId, ahead, false);
+      if (result.duplicate && options.republish && result.message.ticketId === input.ticketId) {
+        // Best effort: the message is stored either way, so a failed publish fails nothing.
+        await this.fanOut(input.companyId, input.ticketId, { type: "message.updated", message: result.message }).catch((error: unknown) => console.error("[ticket-room] republish failed", error));
+      }
+      return result;
     });
     this.appends = run.catch(() => undefined);
     return run.finally(inside);
   }
 
-  private async appendNow(input: AppendInput, fresh = false, newTicket = false, alsoPublish?: HubGroup, handedStats?: FlowStepStats, touch?: { contactId: string; at: number }): Promise<AppendResult> {
+  private async appendNow(
+    input: AppendInput,
+    fresh = false,
+    newTicket = false,
+    alsoPublish?: HubGroup,
+    handedStats?: FlowStepStats,
+    touch?: { contactId: string; at: number },
+    /** Hub groups published in the same call, before this message's (`append`'s `publishFirst`); only when this insert happened. */
+    ahead?: HubGroup[],
+  ): Promise<AppendResult> {
     const db = getDb(this.env.DB);
     // Counted with the insert only under an id of the room's own (a new one exists only if this very
     // insert made it); with a caller's id they are left to the caller (`statsRecorded` absent).
@@ -516,7 +548,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     presented();
     // The list entry read in the batch, unless the first response changed the ticket since.
     const ticketAnswer = firstResponse ? undefined : presentTicketBatch(ticketRows);
-    await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer, alsoPublish);
+    await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer, alsoPublish, ahead);
     return { message: message!, duplicate: false, ...(stats ? { statsRecorded: true } : {}) };
   }
 
@@ -530,13 +562,26 @@ export class TicketRoom extends DurableObject<AppEnv> {
    */
   async publishStored(row: MessageRow, ticket: TicketAnswer, alsoPublish?: HubGroup): Promise<AppendResult> {
     const run = this.appends.then(async (): Promise<AppendResult> => {
-      this.storedSeq = Math.max(this.storedSeq, row.seq);
-      const [message] = await presentMessages(this.env, getDb(this.env.DB), [row]);
-      await this.fanOut(row.companyId, row.ticketId, { type: "message.created", message: message! }, ticket, alsoPublish);
-      return { message: message!, duplicate: false };
+      const { message, groups } = await this.storedGroups({ row, ticket, ...(alsoPublish ? { alsoPublish } : {}) });
+      await this.toHub(row.companyId, groups, false);
+      return { message, duplicate: false };
     });
     this.appends = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * The first half of publishing a message its caller stored (`publishStored`, `append`'s
+   * `publishFirst`): the next append continues after its seq, this room's sockets get it now, and
+   * the answer is the message as presented with its hub groups (the message and the ticket's list
+   * entry, then `alsoPublish`), left for the caller to publish. Runs inside the appends chain.
+   */
+  private async storedGroups(p: StoredPublish): Promise<{ message: MessageAnswer; groups: HubGroup[] }> {
+    this.storedSeq = Math.max(this.storedSeq, p.row.seq);
+    const [message] = await presentMessages(this.env, getDb(this.env.DB), [p.row]);
+    const event = { type: "message.created" as const, message: message! };
+    this.broadcast(event);
+    return { message: message!, groups: messageGroups(p.row.ticketId, event, p.ticket, p.alsoPublish) };
   }
 
   /**
@@ -556,9 +601,16 @@ export class TicketRoom extends DurableObject<AppEnv> {
      * not a D1 round trip of their own); the answer's `statsRecorded` says they were.
      */
     stats?: FlowStepStats,
+    /**
+     * A message of this ticket its caller stored itself and has not had published (a new contact's
+     * first message, which this reply answers): published first, in this same call, with one hub
+     * call for both (issue 16: a new contact's reply made two room calls). An answer at all means
+     * it was published; a throw may leave it unpublished (the caller hands it again).
+     */
+    publishFirst?: StoredPublish,
   ): Promise<AppendResult> {
     const queued = span(this.env, "room.send-queued");
-    const result = await this.append(input, stats ? { stats } : {});
+    const result = await this.append(input, { ...(stats ? { stats } : {}), ...(publishFirst ? { publishFirst } : {}) });
     if (result.duplicate) return result;
     if (connection && connection.id === input.connectionId && connection.companyId === input.companyId) this.handedConnections.set(result.message.id, connection);
     this.ctx.storage.sql.exec(
@@ -945,21 +997,21 @@ export class TicketRoom extends DurableObject<AppEnv> {
     event: { type: "message.created" | "message.updated"; message: MessageAnswer },
     preloaded?: TicketAnswer | null,
     alsoPublish?: HubGroup,
+    /** Groups that go to the hub in the same call, before these (`append`'s `publishFirst`). */
+    ahead: HubGroup[] = [],
   ): Promise<void> {
     this.broadcast(event);
     const db = getDb(this.env.DB);
     const ticket = preloaded !== undefined ? preloaded : (await loadTicketAnswers(db, companyId, [ticketId]))[0];
     if (!ticket) {
-      if (alsoPublish) await this.toHub(companyId, [alsoPublish], false);
+      const rest = [...ahead, ...(alsoPublish ? [alsoPublish] : [])];
+      if (rest.length > 0) await this.toHub(companyId, rest, false);
       return;
     }
-    const audience = { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } };
-    // One hop for both (issue 16): the message and its ticket's list entry. A new message's reaches
+    // One hop for all (issue 16): the message and its ticket's list entry. A new message's reaches
     // the hub after the append answered (the webhook's 200 waits for two hops, not three); it is
     // already stored, and the hub's events keep this room's order.
-    const groups: HubGroup[] = [{ bodies: [{ type: event.type, ticketId, message: event.message }, { type: "ticket.updated", ticket }], audience }];
-    if (alsoPublish) groups.push(alsoPublish);
-    await this.toHub(companyId, groups, event.type === "message.updated");
+    await this.toHub(companyId, [...ahead, ...messageGroups(ticketId, event, ticket, alsoPublish)], event.type === "message.updated");
   }
 
   /**
@@ -1018,4 +1070,15 @@ function reasonsOf(row: SendRow): SendAttemptReason[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The hub groups of one message event: the message and its ticket's list entry `ticket`, to who may
+ * see that ticket, then `alsoPublish` (events for another audience).
+ */
+function messageGroups(ticketId: string, event: { type: "message.created" | "message.updated"; message: MessageAnswer }, ticket: TicketAnswer, alsoPublish?: HubGroup): HubGroup[] {
+  const audience = { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } };
+  const groups: HubGroup[] = [{ bodies: [{ type: event.type, ticketId, message: event.message }, { type: "ticket.updated", ticket }], audience }];
+  if (alsoPublish) groups.push(alsoPublish);
+  return groups;
 }

@@ -5,15 +5,20 @@
  * ticket shows it as any appended message would, the room's next message continues its seqs, and
  * a member's socket gets it before the bot's reply. A first attempt that dies between that batch
  * and the publish leaves the message to its redelivery, which publishes it (TicketRoom `append`'s
- * `republish`).
+ * `republish`). When the message starts a flow, its publish waits in the session's outbox for the
+ * run's first send, and the room publishes both in one call (`sendOutbound`'s `publishFirst`).
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { startD1Count, stopD1Count } from "../lib/d1-count";
 import { TicketRoom } from "../durable-objects/ticket-room";
+import { CompanyHub } from "../durable-objects/company-hub";
+import { activeCompanyId } from "../test/helpers";
+import { contactSessionOf } from "../lib/realtime";
 import { addStandInMedia, cloudConnection, deliver, deliverOk, listTickets, messageWebhook, someBytes, textWebhook, uniqueWaId, wamid, waMessage } from "../test/channel-helpers";
 import { flowDoc, publishedFlow, setDefaultFlow } from "../test/flow-helpers";
 import { call, register } from "../test/helpers";
+import type { HubEventBody } from "../../schema/realtime";
 
 type Frame = { type: string; seq?: number; message?: { id: string; body: string; direction: string; ticketId: string }; ticket?: { id: string; unreadCount: number; lastMessagePreview: string } };
 
@@ -155,5 +160,111 @@ describe("a new contact's first message", () => {
       .first<{ seq: number; media_key: string | null }>();
     expect(stored?.seq).toBe(1);
     expect(stored?.media_key).toBeTruthy();
+  });
+
+  describe("that starts a flow", () => {
+    /**
+     * Counts, while `body` runs, the session's calls of its room (`publishStored`, `sendOutbound`
+     * and whether it handed a message to publish first) and the events of each hub call.
+     */
+    async function watchingCalls(body: () => Promise<void>) {
+      const seen = { publishStored: 0, sendOutbound: [] as boolean[], hubCalls: [] as string[][] };
+      const publishStored = TicketRoom.prototype.publishStored;
+      const sendOutbound = TicketRoom.prototype.sendOutbound;
+      const publishGroups = CompanyHub.prototype.publishGroups;
+      const publishEvents = CompanyHub.prototype.publishEvents;
+      const describe = (bodies: HubEventBody[]) => bodies.map((b) => ("message" in b && b.message ? `${b.type} ${b.message.body}` : b.type));
+      TicketRoom.prototype.publishStored = function (this: TicketRoom, ...args: Parameters<typeof publishStored>) {
+        seen.publishStored++;
+        return publishStored.apply(this, args);
+      };
+      TicketRoom.prototype.sendOutbound = function (this: TicketRoom, ...args: Parameters<typeof sendOutbound>) {
+        seen.sendOutbound.push(args[5] !== undefined);
+        return sendOutbound.apply(this, args);
+      };
+      CompanyHub.prototype.publishGroups = function (this: CompanyHub, groups: Parameters<typeof publishGroups>[0]) {
+        seen.hubCalls.push(groups.flatMap((g) => describe(g.bodies)));
+        return publishGroups.call(this, groups);
+      };
+      CompanyHub.prototype.publishEvents = function (this: CompanyHub, bodies: HubEventBody[], audience?: Parameters<typeof publishEvents>[1]) {
+        seen.hubCalls.push(describe(bodies));
+        return publishEvents.call(this, bodies, audience);
+      };
+      try {
+        await body();
+      } finally {
+        TicketRoom.prototype.publishStored = publishStored;
+        TicketRoom.prototype.sendOutbound = sendOutbound;
+        CompanyHub.prototype.publishGroups = publishGroups;
+        CompanyHub.prototype.publishEvents = publishEvents;
+      }
+      return seen;
+    }
+
+    /** A company whose connection's default flow is `doc`, with a member's hub socket open. */
+    async function withDefaultFlow(doc: ReturnType<typeof flowDoc>) {
+      const owner = await register();
+      const connection = await cloudConnection(owner.token);
+      const { flow } = await publishedFlow(owner.token, doc, "Boas-vindas");
+      await setDefaultFlow(owner.token, connection.id, flow.id);
+      const hub = await openHub(owner.token);
+      await waitFor(() => hub.frames, (f) => f.some((x) => x.type === "hello"), "the hello frame");
+      const bodies = () => hub.frames.filter((f) => f.type === "message.created").map((f) => f.message?.body);
+      return { owner, connection, ...hub, bodies };
+    }
+
+    it("goes to its room with the flow's first reply: one room call, one hub call for both, the customer's message first", async () => {
+      const { connection, ws, bodies } = await withDefaultFlow(flowDoc([{ id: "t", type: "text", data: { message: "Olá! Sou o assistente." } }], [["start", "next", "t"]]));
+      const seen = await watchingCalls(async () => {
+        expect((await deliverOk(textWebhook(connection.phoneNumberId, uniqueWaId(), wamid(), "bom dia"))).stored).toBe(1);
+        await waitFor(bodies, (b) => b.length >= 2, "two messages");
+      });
+      ws.close(1000, "done");
+      expect(seen.publishStored).toBe(0);
+      expect(seen.sendOutbound).toEqual([true]);
+      const withMessages = seen.hubCalls.filter((c) => c.some((e) => e.startsWith("message.created")));
+      expect(withMessages.map((c) => c.filter((e) => e.startsWith("message.created")))).toEqual([["message.created bom dia", "message.created Olá! Sou o assistente."]]);
+      expect(bodies()).toEqual(["bom dia", "Olá! Sou o assistente."]);
+    });
+
+    it("is published alone, at once, when the run's first step sends nothing", async () => {
+      const { connection, ws, bodies } = await withDefaultFlow(
+        flowDoc(
+          [
+            { id: "pause", type: "delay", data: { seconds: 60, indicator: "none" } },
+            { id: "t", type: "text", data: { message: "Depois" } },
+          ],
+          [
+            ["start", "next", "pause"],
+            ["pause", "next", "t"],
+          ],
+        ),
+      );
+      const seen = await watchingCalls(async () => {
+        expect((await deliverOk(textWebhook(connection.phoneNumberId, uniqueWaId(), wamid(), "olá"))).stored).toBe(1);
+        await waitFor(bodies, (b) => b.length >= 1, "the customer's message");
+      });
+      ws.close(1000, "done");
+      expect(seen.publishStored).toBe(1);
+      expect(seen.sendOutbound).toEqual([]);
+      expect(bodies()).toEqual(["olá"]);
+    });
+
+    it("a room call that fails is done again from the outbox: the message and the reply reach the socket once each, in order", { timeout: 30_000 }, async () => {
+      const { owner, connection, ws, bodies } = await withDefaultFlow(flowDoc([{ id: "t", type: "text", data: { message: "Resposta" } }], [["start", "next", "t"]]));
+      const from = uniqueWaId();
+      // The effect that carries the publish fails once (the fault switch, worker/lib/faults.ts).
+      expect(await contactSessionOf(env, await activeCompanyId(owner.token), "whatsapp-cloud", from).armFaults("effect", 1)).toBe(true);
+      // Stored, so acknowledged: the publish and the reply wait in the outbox for the alarm.
+      expect((await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "preciso de ajuda"))).stored).toBe(1);
+      await waitFor(bodies, (b) => b.length >= 2, "two messages after the retry");
+      await new Promise((r) => setTimeout(r, 200));
+      ws.close(1000, "done");
+      expect(bodies()).toEqual(["preciso de ajuda", "Resposta"]);
+      expect((await messagesOf(from)).map((m) => [m.seq, m.body])).toEqual([
+        [1, "preciso de ajuda"],
+        [2, "Resposta"],
+      ]);
+    });
   });
 });

@@ -34,6 +34,7 @@ import { lastCampaignQuery } from "../lib/broadcasts";
 import { signedMediaUrl } from "../lib/media";
 import { hubOf, roomOf } from "../lib/realtime";
 import { sendToTicket, type OutboundContent } from "./outbound";
+import type { StoredPublish } from "../durable-objects/ticket-room";
 
 /** Largest integration answer body kept (bytes); the rest is cut. */
 export const MAX_HTTP_ANSWER_BYTES = 64 * 1024;
@@ -235,19 +236,23 @@ function capabilitiesOf(env: AppEnv, connection: Pick<ConnectionRow, "channel">)
 }
 
 /**
- * The stats of the step a send belongs to, handed to `performEffect` with it (issue 16): counted in
- * the D1 batch that stores the message when the send stores one; `recorded` is then set true (else
- * the caller records them itself).
+ * What a send carries along to its room call, handed to `performEffect` with it (issue 16: no
+ * round trip or call of their own); every other effect ignores it.
+ * - `stats`: the stats of the step the send belongs to, counted in the D1 batch that stores the
+ *   message when the send stores one; `recorded` is then set true (else the caller records them).
+ * - `publish`: a message of the run's ticket the turn stored in D1 itself and has not had published
+ *   (a new contact's first message), which the room publishes ahead of the reply; `published` is
+ *   then set true (else the caller publishes it).
  */
-export type CarriedStats = { stats: FlowStepStats; recorded: boolean };
+export type Carried = { stats?: FlowStepStats; recorded: boolean; publish?: StoredPublish; published: boolean };
 
 /**
  * Performs one effect. `key` makes a send idempotent (a send performed again after a crash answers
  * the first message instead of sending twice). Answers what must follow. Throws only on storage or
  * D1 failures (the caller retries); channel and HTTP failures are answers, not throws. `carried`:
- * a send's step stats (see `CarriedStats`), ignored by every other effect.
+ * what a send takes along (see `Carried`), ignored by every other effect.
  */
-export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effect: FlowEffect, key: string, carried?: CarriedStats): Promise<FollowUp> {
+export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effect: FlowEffect, key: string, carried?: Carried): Promise<FollowUp> {
   const { companyId, contactId } = target;
   switch (effect.type) {
     case "send": {
@@ -263,8 +268,11 @@ export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effe
         null,
         key,
         carried?.stats,
+        carried?.publish,
       );
       if (carried && sent.statsRecorded === true) carried.recorded = true;
+      // The room answered: it published the carried message first (TicketRoom.sendOutbound).
+      if (carried?.publish) carried.published = true;
       return null;
     }
     case "presence":

@@ -7,7 +7,7 @@ import type { ConnectionRow, MessageRow, MessageType, TicketRow } from "../../sc
 import type { Json } from "../../schema/columns";
 import type { AppEnv } from "../env";
 import type { OutboundMessage } from "../channels/types";
-import type { AppendResult } from "../durable-objects/ticket-room";
+import type { AppendResult, StoredPublish } from "../durable-objects/ticket-room";
 import type { FlowStepStats } from "../lib/flows";
 import { signedMediaUrl } from "../lib/media";
 import { roomOf } from "../lib/realtime";
@@ -48,7 +48,8 @@ export type Sender = { memberId: string; name: string; showName: boolean } | { a
 /**
  * Stores and sends one message. `idempotencyKey` (client-generated) makes a retried request answer
  * the first message instead of sending twice. Answers the stored message. `stats`: a flow step's
- * stats, counted in the insert's own D1 batch (issue 16; see TicketRoom.sendOutbound).
+ * stats, counted in the insert's own D1 batch; `publishFirst`: a message of the ticket stored
+ * but not yet published, which the room publishes first (issue 16; see TicketRoom.sendOutbound).
  */
 export async function sendToTicket(
   env: AppEnv,
@@ -57,11 +58,12 @@ export async function sendToTicket(
   sender: Sender,
   idempotencyKey: string | null = null,
   stats?: FlowStepStats,
+  publishFirst?: StoredPublish,
 ): Promise<AppendResult> {
   const at = Date.now();
   if (content.type === "prepared") {
     const { stored } = content;
-    return store(env, target, content.outbound, sender, idempotencyKey, at, stats, {
+    return store(env, target, content.outbound, sender, idempotencyKey, at, stats, publishFirst, {
       type: stored.type,
       body: stored.body,
       payload: stored.payload,
@@ -86,7 +88,7 @@ export async function sendToTicket(
       quotedExternalId,
     };
   }
-  return store(env, target, outbound, sender, idempotencyKey, at, stats, {
+  return store(env, target, outbound, sender, idempotencyKey, at, stats, publishFirst, {
     type: content.type,
     body: content.body,
     payload: null,
@@ -109,6 +111,7 @@ async function store(
   idempotencyKey: string | null,
   at: number,
   stats: FlowStepStats | undefined,
+  publishFirst: StoredPublish | undefined,
   content: StoredContent,
 ): Promise<AppendResult> {
   const row: Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> = {
@@ -133,5 +136,5 @@ async function store(
     idempotencyKey,
     deletedAt: null,
   };
-  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, { externalId: target.recipientExternalId, phone: target.recipientPhone }, target.connection, stats);
+  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, { externalId: target.recipientExternalId, phone: target.recipientPhone }, target.connection, stats, publishFirst);
 }
