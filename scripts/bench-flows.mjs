@@ -15,6 +15,11 @@
 // 4. The floor of a reply in the same run: the same skeleton whose object B then sends one text
 //    through the Graph API stand-in (the outbound request every reply makes), timed from the POST
 //    to the stand-in receiving it, as the replies are; printed with the replies' ratios to it.
+// 5. The reply floor in the same run: the skeleton's two objects making every platform operation of
+//    a new contact's message and its bot's reply instead (worker/durable-objects/bench-hop.ts
+//    `replyHop`), the send after the answer as the product's; printed with the replies' ratios to it.
+// 6. The fewest operations that would keep the same guarantees (`replyMin`: one object, three D1
+//    round trips, one durable commit before the send, one hub call), for what a redesign could gain.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile); BENCH_PROFILE_OUT=<dir> keeps
@@ -169,8 +174,20 @@ try {
   const serial = serialJobs.flatMap((from) => (replies.has(from) ? [replies.get(from) - started.get(from)] : [])).sort((a, b) => a - b);
   const serialStages = await traceOf("concurrency 1");
 
-  // 3. The platform's floor, same run: the skeleton at the same concurrency (one new pair of objects
-  //    per contact), then one at a time.
+  // Each floor below runs at the same concurrency (one new pair of objects per contact, as the
+  // replies have), then one at a time; `time(key, to)` answers one request's latency in ms. Each
+  // floor's keys start with its own letters and its recipients with its own digit (the stand-in's
+  // first request to a recipient is the one timed).
+  const floor = async (time, [concurrentKey, serialKey], digit) => {
+    const concurrent = [];
+    const began = performance.now();
+    await pool(jobs, CONCURRENCY, async (from) => concurrent.push(await time(`${concurrentKey}${from}`, `${digit}${from}`)));
+    const seconds = (performance.now() - began) / 1000;
+    const one = [];
+    for (const from of serialJobs) one.push(await time(`${serialKey}${from}`, `${digit}${from}`));
+    return { latencies: concurrent.sort((a, b) => a - b), elapsed: seconds, serial: one.sort((a, b) => a - b) };
+  };
+  // 3. The platform's floor, same run: the skeleton.
   const skeleton = async (key) => {
     const t = performance.now();
     const res = await fetch(`${base}/api/dev/bench/skeleton?key=${key}`, { method: "POST" });
@@ -178,33 +195,29 @@ try {
     if (res.status !== 200) throw new Error(`skeleton → ${res.status}`);
     return performance.now() - t;
   };
-  const skeletonLatencies = [];
-  const s0 = performance.now();
-  await pool(jobs, CONCURRENCY, async (from) => skeletonLatencies.push(await skeleton(`f${from}`)));
-  const skeletonElapsed = (performance.now() - s0) / 1000;
-  skeletonLatencies.sort((a, b) => a - b);
-  const skeletonSerial = [];
-  for (const from of serialJobs) skeletonSerial.push(await skeleton(`s${from}`));
-  skeletonSerial.sort((a, b) => a - b);
+  const { latencies: skeletonLatencies, elapsed: skeletonElapsed, serial: skeletonSerial } = await floor(skeleton, ["f", "s"], 0);
   // 4. The floor of a reply, same run: the skeleton whose object B then sends one text through the
   //    Graph API stand-in (the request a reply ends with), timed like the replies: from the POST to
-  //    the stand-in receiving the send.
-  const sendSkeleton = async (key, to) => {
+  //    the stand-in receiving the send (`reply`: "1" or "min", the reply floors 5 and 6 below, whose
+  //    send may follow the answer, as the product's does).
+  const sendSkeleton = async (key, to, reply = "0") => {
     const t = performance.now();
-    const res = await fetch(`${base}/api/dev/bench/skeleton?key=${key}&phoneNumberId=${phoneNumberId}&token=EAAG-bench-access-token-0000&to=${to}`, { method: "POST" });
+    const res = await fetch(`${base}/api/dev/bench/skeleton?key=${key}&phoneNumberId=${phoneNumberId}&token=EAAG-bench-access-token-0000&to=${to}&reply=${reply}`, { method: "POST" });
     await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`skeleton with send → ${res.status}`);
-    if (!replies.has(to)) throw new Error(`skeleton with send: the stand-in got nothing for ${to}`);
+    if (res.status !== 200) throw new Error(`skeleton with send (reply=${reply}) → ${res.status}`);
+    const until = Date.now() + 5_000;
+    while (!replies.has(to) && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
+    if (!replies.has(to)) throw new Error(`skeleton with send (reply=${reply}): the stand-in got nothing for ${to}`);
     return replies.get(to) - t;
   };
-  const sendLatencies = [];
-  const r0 = performance.now();
-  await pool(jobs, CONCURRENCY, async (from) => sendLatencies.push(await sendSkeleton(`r${from}`, `7${from}`)));
-  const sendElapsed = (performance.now() - r0) / 1000;
-  sendLatencies.sort((a, b) => a - b);
-  const sendSerial = [];
-  for (const from of serialJobs) sendSerial.push(await sendSkeleton(`q${from}`, `8${from}`));
-  sendSerial.sort((a, b) => a - b);
+  const { latencies: sendLatencies, elapsed: sendElapsed, serial: sendSerial } = await floor(sendSkeleton, ["r", "q"], 7);
+  // 5. The reply floor, same run: the two objects make every platform operation of a new contact's
+  //    message and its bot's reply (D1 batches, storage writes and transactions, the durable mark
+  //    before the send, the hub calls; BenchHop.replyHop).
+  const { latencies: floorLatencies, elapsed: floorElapsed, serial: floorSerial } = await floor((key, to) => sendSkeleton(key, to, "1"), ["g", "h"], 6);
+  // 6. The fewest operations that keep the same guarantees (BenchHop.replyMin: one object, three D1
+  //    round trips, one durable commit before the send, one hub call).
+  const { latencies: minLatencies, elapsed: minElapsed, serial: minSerial } = await floor((key, to) => sendSkeleton(key, to, "min"), ["k", "l"], 3);
   const p = (xs, n) => percentile(xs, n);
 
   console.log(`
@@ -216,7 +229,10 @@ flows benchmark
   skeleton (floor):    ${MESSAGES} at concurrency ${CONCURRENCY} in ${skeletonElapsed.toFixed(1)} s (${(MESSAGES / skeletonElapsed).toFixed(1)}/s vs replies ${(latencies.length / elapsed).toFixed(1)}/s), p50 ${p(skeletonLatencies, 50).toFixed(1)} ms, p95 ${p(skeletonLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(skeletonSerial, 50).toFixed(1)} ms, p95 ${p(skeletonSerial, 95).toFixed(1)} ms
   ratio to skeleton:   concurrency ${CONCURRENCY} p50 reply / skeleton p50 = ${(p(latencies, 50) / p(skeletonLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / skeleton p95 = ${(p(serial, 95) / p(skeletonSerial, 95)).toFixed(1)}
   skeleton + send:     (the floor of a reply: the skeleton, then one Graph API send to the stand-in) ${MESSAGES} at concurrency ${CONCURRENCY} in ${sendElapsed.toFixed(1)} s (${(MESSAGES / sendElapsed).toFixed(1)}/s), p50 ${p(sendLatencies, 50).toFixed(1)} ms, p95 ${p(sendLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(sendSerial, 50).toFixed(1)} ms, p95 ${p(sendSerial, 95).toFixed(1)} ms
-  ratio to it:         concurrency ${CONCURRENCY} p50 reply / its p50 = ${(p(latencies, 50) / p(sendLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / its p95 = ${(p(serial, 95) / p(sendSerial, 95)).toFixed(1)}${concurrentStages}${serialStages}
+  ratio to it:         concurrency ${CONCURRENCY} p50 reply / its p50 = ${(p(latencies, 50) / p(sendLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / its p95 = ${(p(serial, 95) / p(sendSerial, 95)).toFixed(1)}
+  reply floor:         (the platform operations of a new contact's reply, nothing of the product's own work) ${MESSAGES} at concurrency ${CONCURRENCY} in ${floorElapsed.toFixed(1)} s (${(MESSAGES / floorElapsed).toFixed(1)}/s), p50 ${p(floorLatencies, 50).toFixed(1)} ms, p95 ${p(floorLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(floorSerial, 50).toFixed(1)} ms, p95 ${p(floorSerial, 95).toFixed(1)} ms
+  ratio to it:         replies per second / its = ${(latencies.length / elapsed / (MESSAGES / floorElapsed)).toFixed(2)}; concurrency ${CONCURRENCY} p50 reply / its p50 = ${(p(latencies, 50) / p(floorLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / its p95 = ${(p(serial, 95) / p(floorSerial, 95)).toFixed(1)}
+  fewest operations:   (one object, three D1 round trips, one durable commit before the send, one hub call) ${MESSAGES} at concurrency ${CONCURRENCY} in ${minElapsed.toFixed(1)} s (${(MESSAGES / minElapsed).toFixed(1)}/s), p50 ${p(minLatencies, 50).toFixed(1)} ms, p95 ${p(minLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(minSerial, 50).toFixed(1)} ms, p95 ${p(minSerial, 95).toFixed(1)} ms${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
   await heldPorts.release();
