@@ -428,9 +428,9 @@ export class ContactSession extends DurableObject<AppEnv> {
   /** What the `startFlow` being handled read (see `Starting`); null otherwise. */
   private starting: Starting | null = null;
   /**
-   * True once `rearm` found no timer and no outbox item and cleared the alarm, until a step is
-   * committed (`commitNow`, the only writer of `timers` and `outbox` items): `rearm` then has
-   * nothing to look up.
+   * True once `rearm` found no timer and no outbox item and cleared the alarm (or the object is
+   * new), until a step is committed (`commitNow`, the only writer of `timers` and of the outbox but
+   * for `begin`'s queued publish, which clears it too): `rearm` then has nothing to look up.
    */
   private scheduleIdle = false;
   /**
@@ -474,8 +474,13 @@ export class ContactSession extends DurableObject<AppEnv> {
         String(Date.now()),
         SESSION_SCHEMA,
       );
-      // A new object has no timer or outbox to re-arm for; an older one's alarm is repaired.
-      if (!created) await this.rearm();
+      // A new object has no timer or outbox to re-arm for, no run and no waiting reaction (issue 16:
+      // none of them looked up in its first turn); an older one's alarm is repaired.
+      if (created) {
+        this.scheduleIdle = true;
+        this.noActiveRun = true;
+        this.mayHavePendingReactions = false;
+      } else await this.rearm();
       started();
     });
   }
