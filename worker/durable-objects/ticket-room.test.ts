@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { MessageAnswer, TicketAnswer } from "../../schema/realtime";
-import { cloudConnection, deliverOk, onlyTicket, sentTo, textWebhook, ticketMessages, uniqueWaId, wamid } from "../test/channel-helpers";
+import { cloudConnection, deliverOk, listTickets, onlyTicket, sentTo, textWebhook, ticketMessages, uniqueWaId, wamid } from "../test/channel-helpers";
 import { call, expectStatus, member, register, until, type Account } from "../test/helpers";
 
 type Frame = { type: string; seq?: number; ticketId?: string; message?: MessageAnswer; ticket?: TicketAnswer };
@@ -141,6 +141,21 @@ describe("a send's outcome on the hub (issue 16: the settle publishes the status
 });
 
 describe("the realtime permission filter, over real hub sockets (spec §6 see_all_tickets)", () => {
+  it("the list entry published with a message is the chat list's own entry for the ticket: its contact, connection and assignee", async () => {
+    const owner = await register();
+    const { ticketId, writes } = await openTicket(owner);
+    const hub = await openHub(owner.token);
+    await writes("Mais uma coisa");
+    const entryOf = () => hub.frames.find((f) => f.type === "ticket.updated" && f.ticket?.id === ticketId && f.ticket.lastMessagePreview === "Mais uma coisa")?.ticket;
+    await until(() => entryOf() !== undefined, 3_000, "the message's list entry");
+    hub.ws.close(1000, "done");
+    const listed = (await listTickets(owner.token)).results.find((t) => t.id === ticketId);
+    expect(entryOf()).toEqual(listed);
+    // The owner took the ticket (`openTicket`): the entry names them.
+    expect(entryOf()).toMatchObject({ status: "open", assignedMemberName: expect.any(String), connection: { name: expect.any(String) } });
+    expect(entryOf()?.assignedMemberName).not.toBe("");
+  });
+
   it("a member without see_all_tickets receives nothing of a ticket assigned to someone else; one with it does; after a transfer to them, they do", async () => {
     const owner = await register();
     const narrow = await member(owner, ["tickets"]);

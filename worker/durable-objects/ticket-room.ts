@@ -60,7 +60,7 @@ import { armFault, injectedSendAnswer, maybeFailHere, takeArmedFault, type Fault
 import { batchPrepared, getDb, prepared, preparedInsert, type Db } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
-import { loadTicketAnswers, presentMessages, presentTicketBatch, previewOf, ticketAnswerQueries } from "../lib/tickets";
+import { loadTicketAnswers, presentMessages, presentTicketListRow, previewOf, ticketListPage } from "../lib/tickets";
 import { hubOf } from "../lib/realtime";
 import { recordFirstResponse } from "../lib/dashboard";
 import { applyStatus, presentOrphanStatuses, takeOrphanStatusesQuery } from "../pipeline/statuses";
@@ -232,24 +232,19 @@ function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolea
         .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${sql.placeholder("messageId")})`))
         .prepare(),
     ),
-    ...ticketReads(db),
+    entry: ticketEntryRead(db),
   };
 }
 
 /**
- * The ticket's four reads for its list entry (`ticketAnswerQueries`), prepared once per drizzle
- * instance. Placeholders: ticketId, companyId.
+ * The ticket's list entry as one joined read (the chat list's own statement, `ticketListPage`, for
+ * one ticket), prepared once per drizzle instance (issue 16: was four single-table reads in every
+ * append's batch). Placeholders: ticketId, companyId. Present its row with `presentTicketListRow`.
  */
-function ticketReads(db: Db) {
+function ticketEntryRead(db: Db) {
   const ticketId = sql.placeholder("ticketId") as unknown as string;
   const companyId = sql.placeholder("companyId") as unknown as string;
-  const reads = () => ticketAnswerQueries(db, companyId, ticketId);
-  return {
-    ticket: prepared(db, "append.ticket", () => reads()[0].prepare()),
-    contact: prepared(db, "append.contact", () => reads()[1].prepare()),
-    connection: prepared(db, "append.connection", () => reads()[2].prepare()),
-    assignee: prepared(db, "append.assignee", () => reads()[3].prepare()),
-  };
+  return prepared(db, "append.entry", () => ticketListPage(db, and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)), 1).prepare());
 }
 
 /**
@@ -514,15 +509,12 @@ export class TicketRoom extends DurableObject<AppEnv> {
     // a duplicate moves nothing) and the ticket as the lists show it.
     const batched = span(this.env, "room.batch");
     const q = appendQueries(db, row, visible, unread);
-    const [inserted, , ...ticketRows] = await batchPrepared(
+    const [inserted, , entryRows] = await batchPrepared(
       db,
       [
         q.insert,
         [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }],
-        [q.ticket, { ticketId: input.ticketId, companyId: input.companyId }],
-        [q.contact, { ticketId: input.ticketId, companyId: input.companyId }],
-        [q.connection, { ticketId: input.ticketId, companyId: input.companyId }],
-        [q.assignee, { ticketId: input.ticketId, companyId: input.companyId }],
+        [q.entry, { ticketId: input.ticketId, companyId: input.companyId }],
       ],
       // The contact's `last_message_at` (`touch`, inbound only) moves first, so the list entry read
       // back shows it.
@@ -547,7 +539,8 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const [message] = await presentMessages(this.env, db, [row]);
     presented();
     // The list entry read in the batch, unless the first response changed the ticket since.
-    const ticketAnswer = firstResponse ? undefined : presentTicketBatch(ticketRows);
+    const entry = entryRows[0];
+    const ticketAnswer = firstResponse ? undefined : entry ? presentTicketListRow(entry) : null;
     await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer, alsoPublish, ahead);
     return { message: message!, duplicate: false, ...(stats ? { statsRecorded: true } : {}) };
   }

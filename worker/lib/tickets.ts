@@ -97,47 +97,6 @@ export function presentTicketListRow(row: {
   );
 }
 
-/**
- * `loadTicketAnswers` for one ticket as single-table queries, to run inside a D1 batch (the
- * TicketRoom stores a message and reads its list entry in one round trip, issue 16). Single-table,
- * because drizzle maps a batch's rows by column name and a join repeats names (`id`, `name`).
- * Present the batch's results with `presentTicketBatch`.
- */
-export function ticketAnswerQueries(db: Db, companyId: string, ticketId: string) {
-  const ofTicket = and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId));
-  const column = (c: typeof tickets.contactId | typeof tickets.connectionId | typeof tickets.assignedMemberId) => db.select({ v: c }).from(tickets).where(ofTicket);
-  return [
-    db.select().from(tickets).where(ofTicket).limit(1),
-    db
-      .select({ id: contacts.id, name: contacts.name, phone: contacts.phone, email: contacts.email, imageKey: contacts.imageKey })
-      .from(contacts)
-      .where(inArray(contacts.id, column(tickets.contactId)))
-      .limit(1),
-    db.select({ id: connections.id, name: connections.name, channel: connections.channel }).from(connections).where(inArray(connections.id, column(tickets.connectionId))).limit(1),
-    db
-      .select({ assigneeName: users.name })
-      .from(members)
-      .innerJoin(users, eq(users.id, members.userId))
-      .where(inArray(members.id, column(tickets.assignedMemberId)))
-      .limit(1),
-  ] as const;
-}
-
-/** The answer of `ticketAnswerQueries`' batch results (null when the ticket, or its contact, is gone). */
-export function presentTicketBatch(
-  [ticketRows, contactRows, connectionRows, assigneeRows]: [
-    { [K in keyof TicketRow]: TicketRow[K] }[],
-    { id: string; name: string; phone: string | null; email: string | null; imageKey: string | null }[],
-    { id: string; name: string; channel: string }[],
-    { assigneeName: string }[],
-  ],
-): TicketAnswer | null {
-  const ticket = ticketRows[0];
-  const contact = contactRows[0];
-  if (!ticket || !contact) return null;
-  return presentTicket(ticket, contact, connectionRows[0] ?? { id: ticket.connectionId, name: "", channel: "" }, assigneeRows[0]?.assigneeName ?? null);
-}
-
 export function presentTicket(
   ticket: TicketRow,
   contact: { id: string; name: string; phone: string | null; email: string | null; imageKey: string | null },
