@@ -57,6 +57,9 @@ const skeletonQuery = z.object({
   // With the send: the platform operations of a new contact's reply instead (bench:flows' reply floor).
   // ("min": the fewest such operations that keep the same guarantees, in one object).
   reply: z.enum(["0", "1", "min"]).default("0"),
+}).superRefine((q, ctx) => {
+  // A reply floor without its send would measure something else: refused, not run as the plain skeleton.
+  if (q.reply !== "0" && !(q.phoneNumberId && q.token && q.to)) ctx.addIssue({ code: "custom", path: ["reply"], message: "reply needs phoneNumberId, token and to (the reply's send)." });
 });
 const traceQuery = z.object({ reset: z.enum(["0", "1"]).default("0") });
 const schedulerQuery = z.object({ id: z.string().uuid() });
@@ -89,7 +92,7 @@ export const devBenchRoutes = new Hono<HonoEnv>()
     if (!hops) throw notFound("Route");
     const send = phoneNumberId && token && to ? { phoneNumberId, token, to } : undefined;
     const a = hops.get(hops.idFromName(`a:${key}`));
-    const id = reply === "1" && send ? await a.replyHop(key, send) : reply === "min" && send ? await a.replyMin(key, send) : await a.hop(key, send, push);
+    const id = !send || reply === "0" ? await a.hop(key, send, push) : reply === "1" ? await a.replyHop(key, send) : await a.replyMin(key, send);
     return c.json({ id });
   })
   .get("/bench/skeleton/ws", async (c) => {
