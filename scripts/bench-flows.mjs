@@ -21,7 +21,8 @@
 // 6. The fewest operations that would keep the same guarantees (`replyMin`: one object, three D1
 //    round trips, one durable commit before the send, one hub call), for what a redesign could gain.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
-// BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
+// BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase (BENCH_PROFILE=serial:
+// the one-at-a-time phase instead) and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile); BENCH_PROFILE_OUT=<dir> keeps
 // the raw profile and the bundle there.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -36,7 +37,9 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const SERIAL = Number(process.env.BENCH_SERIAL ?? 100);
 const SECRET = "bench-app-secret";
 const TRACE = process.env.BENCH_TRACE === "1";
-const PROFILE = process.env.BENCH_PROFILE === "1";
+// "1": the concurrent phase; "serial": the one-at-a-time phase instead.
+const PROFILE = process.env.BENCH_PROFILE === "1" || process.env.BENCH_PROFILE === "serial";
+const PROFILE_SERIAL = process.env.BENCH_PROFILE === "serial";
 
 async function timed(url) {
   const t0 = performance.now();
@@ -61,6 +64,12 @@ const [port, inspectorPort = 0] = heldPorts.ports;
 const base = `http://127.0.0.1:${port}`;
 let server;
 let config;
+// Each phase starts BENCH_QUIET_MS (default 2,000) after the one before: the work a phase leaves
+// running once its last reply arrived (settles, hub publishes, the webhooks' answers) stays out of
+// the next phase (the first replies one at a time after the concurrent phase took 2-3 times the
+// median before this pause).
+const QUIET_MS = Number(process.env.BENCH_QUIET_MS ?? 2000);
+const quiet = () => new Promise((r) => setTimeout(r, QUIET_MS));
 const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
@@ -149,27 +158,35 @@ try {
     if (res.status !== 200) failures++;
   };
   await fetch(`${base}/api/dev/bench/trace?reset=1`);
-  const stopProfile = PROFILE ? await startCpuProfile(inspectorPort) : null;
+  let stopProfile = PROFILE && !PROFILE_SERIAL ? await startCpuProfile(inspectorPort) : null;
   await pool(jobs, CONCURRENCY, deliver);
   const deadline = Date.now() + 30_000;
   while (replies.size < MESSAGES - failures && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const elapsed = (performance.now() - t0) / 1000;
   const latencies = jobs.flatMap((from) => (replies.has(from) ? [replies.get(from) - started.get(from)] : [])).sort((a, b) => a - b);
-  const profile = stopProfile ? await stopProfile() : null;
+  let profile = stopProfile ? await stopProfile() : null;
   // BENCH_PROFILE_OUT=<dir>: the raw profile and the bundle it refers to are kept there (for a call tree).
-  if (profile && process.env.BENCH_PROFILE_OUT) {
+  const keepProfile = () => {
+    if (!profile || !process.env.BENCH_PROFILE_OUT) return;
     mkdirSync(process.env.BENCH_PROFILE_OUT, { recursive: true });
     writeFileSync(join(process.env.BENCH_PROFILE_OUT, "flows.cpuprofile"), JSON.stringify(profile));
     writeFileSync(join(process.env.BENCH_PROFILE_OUT, "index.js"), readFileSync(bundle[0]));
-  }
+  };
+  keepProfile();
   const concurrentStages = await traceOf(`concurrency ${CONCURRENCY}`);
 
   // Concurrency 1: new contacts one at a time, each reply awaited before the next webhook.
+  await quiet();
   const serialJobs = Array.from({ length: SERIAL }, (_, i) => `55219${String(i).padStart(8, "0")}`);
+  if (PROFILE_SERIAL) stopProfile = await startCpuProfile(inspectorPort);
   for (const from of serialJobs) {
     await deliver(from);
     const until = Date.now() + 5_000;
     while (!replies.has(from) && Date.now() < until) await new Promise((r) => setTimeout(r, 1));
+  }
+  if (PROFILE_SERIAL) {
+    profile = await stopProfile();
+    keepProfile();
   }
   const serial = serialJobs.flatMap((from) => (replies.has(from) ? [replies.get(from) - started.get(from)] : [])).sort((a, b) => a - b);
   const serialStages = await traceOf("concurrency 1");
@@ -180,10 +197,12 @@ try {
   // first request to a recipient is the one timed).
   const floor = async (time, [concurrentKey, serialKey], digit) => {
     const concurrent = [];
+    await quiet();
     const began = performance.now();
     await pool(jobs, CONCURRENCY, async (from) => concurrent.push(await time(`${concurrentKey}${from}`, `${digit}${from}`)));
     const seconds = (performance.now() - began) / 1000;
     const one = [];
+    await quiet();
     for (const from of serialJobs) one.push(await time(`${serialKey}${from}`, `${digit}${from}`));
     return { latencies: concurrent.sort((a, b) => a - b), elapsed: seconds, serial: one.sort((a, b) => a - b) };
   };
