@@ -71,6 +71,21 @@ let config;
 const QUIET_MS = Number(process.env.BENCH_QUIET_MS ?? 2000);
 const quiet = () => new Promise((r) => setTimeout(r, QUIET_MS));
 const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
+// The lease alarms (`room.alarm`, `hop.alarm` in the trace) that fired since the trace was last read
+// or reset: a send arms its object's alarm 30 s ahead (TicketRoom SEND_LEASE_MS), so the sends of
+// one phase wake their objects during a later one. Reads and resets the trace.
+// A phase that leaves leases armed pushes `leasesFireBy` to its end + LEASE_MS + 1 s; each floor
+// starts after it (`afterLeases`), so no phase is timed while another's alarms fire.
+const LEASE_MS = 30_000; // TicketRoom SEND_LEASE_MS (and BenchHop replyStore's and replyMin's)
+let leasesFireBy = 0;
+const leasesArmed = () => {
+  leasesFireBy = performance.now() + LEASE_MS + 1_000;
+};
+const afterLeases = () => new Promise((r) => setTimeout(r, Math.max(0, leasesFireBy - performance.now())));
+const alarmsFired = async () => {
+  const { spans } = await (await fetch(`${base}/api/dev/bench/trace?reset=1`)).json();
+  return (spans["room.alarm"]?.n ?? 0) + (spans["hop.alarm"]?.n ?? 0);
+};
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
   const bundle = await bundleWorker(join(state, "build"));
@@ -190,21 +205,26 @@ try {
   }
   const serial = serialJobs.flatMap((from) => (replies.has(from) ? [replies.get(from) - started.get(from)] : [])).sort((a, b) => a - b);
   const serialStages = await traceOf("concurrency 1");
+  leasesArmed();
 
   // Each floor below runs at the same concurrency (one new pair of objects per contact, as the
   // replies have), then one at a time; `time(key, to)` answers one request's latency in ms. Each
   // floor's keys start with its own letters and its recipients with its own digit (the stand-in's
   // first request to a recipient is the one timed).
-  const floor = async (time, [concurrentKey, serialKey], digit) => {
+  const floor = async (time, [concurrentKey, serialKey], digit, armsLeases) => {
     const concurrent = [];
     await quiet();
+    await afterLeases();
+    await alarmsFired();
     const began = performance.now();
     await pool(jobs, CONCURRENCY, async (from) => concurrent.push(await time(`${concurrentKey}${from}`, `${digit}${from}`)));
     const seconds = (performance.now() - began) / 1000;
     const one = [];
     await quiet();
     for (const from of serialJobs) one.push(await time(`${serialKey}${from}`, `${digit}${from}`));
-    return { latencies: concurrent.sort((a, b) => a - b), elapsed: seconds, serial: one.sort((a, b) => a - b) };
+    const alarms = await alarmsFired();
+    if (armsLeases) leasesArmed();
+    return { latencies: concurrent.sort((a, b) => a - b), elapsed: seconds, serial: one.sort((a, b) => a - b), alarms: alarms ? `; ${alarms} lease alarms of earlier sends fired during it` : "" };
   };
   // 3. The platform's floor, same run: the skeleton.
   const skeleton = async (key) => {
@@ -214,7 +234,7 @@ try {
     if (res.status !== 200) throw new Error(`skeleton → ${res.status}`);
     return performance.now() - t;
   };
-  const { latencies: skeletonLatencies, elapsed: skeletonElapsed, serial: skeletonSerial } = await floor(skeleton, ["f", "s"], 0);
+  const { latencies: skeletonLatencies, elapsed: skeletonElapsed, serial: skeletonSerial, alarms: skeletonAlarms } = await floor(skeleton, ["f", "s"], 0);
   // 4. The floor of a reply, same run: the skeleton whose object B then sends one text through the
   //    Graph API stand-in (the request a reply ends with), timed like the replies: from the POST to
   //    the stand-in receiving the send (`reply`: "1" or "min", the reply floors 5 and 6 below, whose
@@ -229,14 +249,14 @@ try {
     if (!replies.has(to)) throw new Error(`skeleton with send (reply=${reply}): the stand-in got nothing for ${to}`);
     return replies.get(to) - t;
   };
-  const { latencies: sendLatencies, elapsed: sendElapsed, serial: sendSerial } = await floor(sendSkeleton, ["r", "q"], 7);
+  const { latencies: sendLatencies, elapsed: sendElapsed, serial: sendSerial, alarms: sendAlarms } = await floor(sendSkeleton, ["r", "q"], 7);
   // 5. The reply floor, same run: the two objects make every platform operation of a new contact's
   //    message and its bot's reply (D1 batches, storage writes and transactions, the durable mark
   //    before the send, the hub calls; BenchHop.replyHop).
-  const { latencies: floorLatencies, elapsed: floorElapsed, serial: floorSerial } = await floor((key, to) => sendSkeleton(key, to, "1"), ["g", "h"], 6);
+  const { latencies: floorLatencies, elapsed: floorElapsed, serial: floorSerial, alarms: floorAlarms } = await floor((key, to) => sendSkeleton(key, to, "1"), ["g", "h"], 6, true);
   // 6. The fewest operations that keep the same guarantees (BenchHop.replyMin: one object, three D1
   //    round trips, one durable commit before the send, one hub call).
-  const { latencies: minLatencies, elapsed: minElapsed, serial: minSerial } = await floor((key, to) => sendSkeleton(key, to, "min"), ["k", "l"], 3);
+  const { latencies: minLatencies, elapsed: minElapsed, serial: minSerial, alarms: minAlarms } = await floor((key, to) => sendSkeleton(key, to, "min"), ["k", "l"], 3, true);
   const p = (xs, n) => percentile(xs, n);
 
   console.log(`
@@ -245,13 +265,13 @@ flows benchmark
   inbound → bot reply: ${latencies.length}/${MESSAGES} answered (${failures} non-200) in ${elapsed.toFixed(1)} s, concurrency ${CONCURRENCY}
                        p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
   concurrency 1:       ${serial.length}/${SERIAL} answered, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 40 ms; concurrency ${CONCURRENCY} target p50 ≤ 250 ms)
-  skeleton (floor):    ${MESSAGES} at concurrency ${CONCURRENCY} in ${skeletonElapsed.toFixed(1)} s (${(MESSAGES / skeletonElapsed).toFixed(1)}/s vs replies ${(latencies.length / elapsed).toFixed(1)}/s), p50 ${p(skeletonLatencies, 50).toFixed(1)} ms, p95 ${p(skeletonLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(skeletonSerial, 50).toFixed(1)} ms, p95 ${p(skeletonSerial, 95).toFixed(1)} ms
+  skeleton (floor):    ${MESSAGES} at concurrency ${CONCURRENCY} in ${skeletonElapsed.toFixed(1)} s (${(MESSAGES / skeletonElapsed).toFixed(1)}/s vs replies ${(latencies.length / elapsed).toFixed(1)}/s), p50 ${p(skeletonLatencies, 50).toFixed(1)} ms, p95 ${p(skeletonLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(skeletonSerial, 50).toFixed(1)} ms, p95 ${p(skeletonSerial, 95).toFixed(1)} ms${skeletonAlarms}
   ratio to skeleton:   concurrency ${CONCURRENCY} p50 reply / skeleton p50 = ${(p(latencies, 50) / p(skeletonLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / skeleton p95 = ${(p(serial, 95) / p(skeletonSerial, 95)).toFixed(1)}
-  skeleton + send:     (the floor of a reply: the skeleton, then one Graph API send to the stand-in) ${MESSAGES} at concurrency ${CONCURRENCY} in ${sendElapsed.toFixed(1)} s (${(MESSAGES / sendElapsed).toFixed(1)}/s), p50 ${p(sendLatencies, 50).toFixed(1)} ms, p95 ${p(sendLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(sendSerial, 50).toFixed(1)} ms, p95 ${p(sendSerial, 95).toFixed(1)} ms
+  skeleton + send:     (the floor of a reply: the skeleton, then one Graph API send to the stand-in) ${MESSAGES} at concurrency ${CONCURRENCY} in ${sendElapsed.toFixed(1)} s (${(MESSAGES / sendElapsed).toFixed(1)}/s), p50 ${p(sendLatencies, 50).toFixed(1)} ms, p95 ${p(sendLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(sendSerial, 50).toFixed(1)} ms, p95 ${p(sendSerial, 95).toFixed(1)} ms${sendAlarms}
   ratio to it:         concurrency ${CONCURRENCY} p50 reply / its p50 = ${(p(latencies, 50) / p(sendLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / its p95 = ${(p(serial, 95) / p(sendSerial, 95)).toFixed(1)}
-  reply floor:         (the platform operations of a new contact's reply, nothing of the product's own work) ${MESSAGES} at concurrency ${CONCURRENCY} in ${floorElapsed.toFixed(1)} s (${(MESSAGES / floorElapsed).toFixed(1)}/s), p50 ${p(floorLatencies, 50).toFixed(1)} ms, p95 ${p(floorLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(floorSerial, 50).toFixed(1)} ms, p95 ${p(floorSerial, 95).toFixed(1)} ms
+  reply floor:         (the platform operations of a new contact's reply, nothing of the product's own work) ${MESSAGES} at concurrency ${CONCURRENCY} in ${floorElapsed.toFixed(1)} s (${(MESSAGES / floorElapsed).toFixed(1)}/s), p50 ${p(floorLatencies, 50).toFixed(1)} ms, p95 ${p(floorLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(floorSerial, 50).toFixed(1)} ms, p95 ${p(floorSerial, 95).toFixed(1)} ms${floorAlarms}
   ratio to it:         replies per second / its = ${(latencies.length / elapsed / (MESSAGES / floorElapsed)).toFixed(2)}; concurrency ${CONCURRENCY} p50 reply / its p50 = ${(p(latencies, 50) / p(floorLatencies, 50)).toFixed(1)}; concurrency 1 p95 reply / its p95 = ${(p(serial, 95) / p(floorSerial, 95)).toFixed(1)}
-  fewest operations:   (one object, three D1 round trips, one durable commit before the send, one hub call) ${MESSAGES} at concurrency ${CONCURRENCY} in ${minElapsed.toFixed(1)} s (${(MESSAGES / minElapsed).toFixed(1)}/s), p50 ${p(minLatencies, 50).toFixed(1)} ms, p95 ${p(minLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(minSerial, 50).toFixed(1)} ms, p95 ${p(minSerial, 95).toFixed(1)} ms${concurrentStages}${serialStages}
+  fewest operations:   (one object, three D1 round trips, one durable commit before the send, one hub call) ${MESSAGES} at concurrency ${CONCURRENCY} in ${minElapsed.toFixed(1)} s (${(MESSAGES / minElapsed).toFixed(1)}/s), p50 ${p(minLatencies, 50).toFixed(1)} ms, p95 ${p(minLatencies, 95).toFixed(1)} ms; one at a time p50 ${p(minSerial, 50).toFixed(1)} ms, p95 ${p(minSerial, 95).toFixed(1)} ms${minAlarms}${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
   await heldPorts.release();

@@ -28,6 +28,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { AppEnv } from "../env";
+import { span } from "../lib/bench-trace";
 
 /**
  * With `bench:flows`, object B also sends one text to `to` through the Graph API at
@@ -211,8 +212,14 @@ export class BenchHop extends DurableObject<AppEnv> {
     sql.exec("DELETE FROM log WHERE k = ?", `send:${key}`);
   }
 
-  /** The lease alarm `replyStore` arms before its send, as the TicketRoom does: nothing to recover here. */
-  override async alarm(): Promise<void> {}
+  /**
+   * The lease alarm `replyStore` arms before its send, as the TicketRoom does: nothing to recover
+   * here. Counted in the trace (`hop.alarm`), as a room's (`room.alarm`): bench:flows prints how
+   * many fired during each of its phases.
+   */
+  override async alarm(): Promise<void> {
+    span(this.env, "hop.alarm")();
+  }
 
   /** The hub's WebSocket: accepts the upgrade (hibernatable); the socket only receives frames. */
   override async fetch(request: Request): Promise<Response> {
