@@ -71,17 +71,18 @@ let config;
 const QUIET_MS = Number(process.env.BENCH_QUIET_MS ?? 2000);
 const quiet = () => new Promise((r) => setTimeout(r, QUIET_MS));
 const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
-// The lease alarms (`room.alarm`, `hop.alarm` in the trace) that fired since the trace was last read
-// or reset: a send arms its object's alarm 30 s ahead (TicketRoom SEND_LEASE_MS), so the sends of
-// one phase wake their objects during a later one. Reads and resets the trace.
-// A phase that leaves leases armed pushes `leasesFireBy` to its end + LEASE_MS + 1 s; each floor
-// starts after it (`afterLeases`), so no phase is timed while another's alarms fire.
+// A send arms its object's alarm 30 s ahead (TicketRoom SEND_LEASE_MS), so the sends of one phase
+// wake their objects during a later one. A phase that leaves leases armed pushes `leasesFireBy` to
+// its end + LEASE_MS + 1 s; each floor starts after it (`afterLeases`), so no phase is timed while
+// another's alarms fire.
 const LEASE_MS = 30_000; // TicketRoom SEND_LEASE_MS (and BenchHop replyStore's and replyMin's)
 let leasesFireBy = 0;
 const leasesArmed = () => {
   leasesFireBy = performance.now() + LEASE_MS + 1_000;
 };
 const afterLeases = () => new Promise((r) => setTimeout(r, Math.max(0, leasesFireBy - performance.now())));
+// The lease alarms (`room.alarm`, `hop.alarm` in the trace) that fired since the trace was last read
+// or reset; reads and resets the trace.
 const alarmsFired = async () => {
   const { spans } = await (await fetch(`${base}/api/dev/bench/trace?reset=1`)).json();
   return (spans["room.alarm"]?.n ?? 0) + (spans["hop.alarm"]?.n ?? 0);
