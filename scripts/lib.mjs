@@ -83,8 +83,20 @@ export async function verifyFromOutbox(baseUrl, token, email, persistTo) {
   if (!res.ok) throw new Error(`verifying ${email} failed: ${res.status} ${await res.text()}`);
 }
 
-/** Environment for wrangler: no metrics, no interactive prompts. */
-export const wranglerEnv = { WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
+/**
+ * Environment for wrangler: no metrics, no interactive prompts, and no local trace collector.
+ *
+ * `wrangler dev` (4.156) turns on "local observability" unless `X_LOCAL_OBSERVABILITY` is false:
+ * every invocation of the worker and of each Durable Object streams its trace (a span per D1 call,
+ * storage call and RPC, with its attributes) to a collector worker that writes them to disk, on the
+ * same workerd thread that serves the requests. Production runs no such collector (Workers traces
+ * are opt-in, `[observability]`, and leave the request's thread). Measured on the inbound path it
+ * took 10–12 % of the thread and halved the messages per second (README, "The eleventh pass"), a
+ * tax on every hop that a bare endpoint pays once; and its stream's disconnects print errors when
+ * an object is evicted. Off for `npm start`, the e2e run and the benchmarks;
+ * `X_LOCAL_OBSERVABILITY=true` in the caller's environment turns it back on.
+ */
+export const wranglerEnv = { WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1", X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false" };
 
 /** Writes .dev.vars with a fresh random JWT_SECRET when it does not exist (never committed). */
 export function ensureDevVars() {
