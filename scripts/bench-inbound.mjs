@@ -42,6 +42,14 @@ const base = `http://127.0.0.1:${port}`;
 let server;
 let config;
 const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
+// How many objects the named start spans counted since the last reset (the spans are kept whenever
+// BENCH_ENDPOINTS is on). A Durable Object idle for 10 s is evicted (workerd, as production's
+// hibernation), so a phase whose calls come back to an object more than 10 s apart starts it again:
+// one start per contact means every message found its objects in memory, one per message none did.
+const objectStarts = async (names) => {
+  const { spans } = await (await fetch(`${base}/api/dev/bench/trace`)).json();
+  return names.map((name) => `${name.replace(".start", "")} ${spans[name]?.n ?? 0}`).join(", ");
+};
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
   const bundle = await bundleWorker(join(state, "build"));
@@ -154,6 +162,7 @@ try {
     writeFileSync(join(process.env.BENCH_PROFILE_OUT, "inbound.cpuprofile"), JSON.stringify(profile));
     writeFileSync(join(process.env.BENCH_PROFILE_OUT, "index.js"), readFileSync(bundle[0]));
   }
+  const concurrentStarts = await objectStarts(["session.start", "room.start"]);
   const concurrentStages = await traceOf(`concurrency ${CONCURRENCY}`);
   const latencies = [...startedAt.entries()].flatMap(([body, start]) => (pushedAt.has(body) ? [pushedAt.get(body) - start] : [])).sort((a, b) => a - b);
 
@@ -198,9 +207,11 @@ try {
     if (res.status !== 200) skeletonFailures++;
     return performance.now() - t;
   };
+  await fetch(`${base}/api/dev/bench/trace?reset=1`);
   const k0 = performance.now();
   await pool(jobs, CONCURRENCY, async ({ c }) => skeleton(`c${c}`));
   const skeletonElapsed = (performance.now() - k0) / 1000;
+  const skeletonStarts = await objectStarts(["hop.start"]);
   const skeletonSerial = [];
   for (let i = 0; i < SERIAL; i++) skeletonSerial.push(await skeleton(`c${i % 20}`));
   skeletonSerial.sort((a, b) => a - b);
@@ -248,6 +259,7 @@ try {
 inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.length} webhooks, concurrency ${CONCURRENCY}
   stored and pushed:   ${latencies.length} (${failures} non-200 answers, which the provider redelivers; ${reconnects} hub reconnects)${[...failureSamples].map(([k, n]) => `\n    ${n} × ${k}`).join("")}
   throughput:          ${rate.toFixed(1)} messages/s sustained (${elapsed.toFixed(1)} s)
+  objects started:     ${concurrentStarts} (${CONTACTS} each: every message found its objects in memory; ${jobs.length}: none did, evicted after 10 s idle); the skeleton's: ${skeletonStarts} (two per key: ${2 * CONTACTS})
   latency POST→pushed: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
   worker peak RSS:     ${(peakRss / 1024 / 1024).toFixed(0)} MiB (all workerd processes)
   baseline /api/health: ${healthRate.toFixed(1)} requests/s

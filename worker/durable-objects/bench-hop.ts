@@ -89,7 +89,11 @@ export class BenchHop extends DurableObject<AppEnv> {
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
+      // Counted as the product's objects are (`session.start`, `room.start`): how many of a phase's
+      // calls found their object evicted (bench:inbound prints it).
+      const started = span(env, "hop.start");
       this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY AUTOINCREMENT, k TEXT NOT NULL, at INTEGER NOT NULL)");
+      started();
     });
   }
 
