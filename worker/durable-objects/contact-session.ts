@@ -2006,7 +2006,6 @@ export async function openTicketOf(db: Db, connection: ConnectionRow, contactId:
   });
 }
 
-/** A stored run's engine state (written by `commit`, always a FlowRunState of this code). */
 /**
  * The stats item `next` (the outbox entry right after a send of `run`) when it is `run`'s (the
  * step's stats that follow its send), as a send carries them (`Carried`), with its own seq;
@@ -2019,6 +2018,7 @@ function statsAfter(run: RunRow, next: OutboxRow | undefined): { seq: number; st
   return { seq: next.seq, stats: { companyId: run.company_id, flowId: run.flow_id, visited: item.visited, stoppedAt: item.stoppedAt } };
 }
 
+/** A stored run's engine state (written by `commit`, always a FlowRunState of this code). */
 function readState(row: Pick<RunRow, "state">): FlowRunState {
   const state: FlowRunState = JSON.parse(row.state);
   return state;
