@@ -19,11 +19,15 @@
  * (no media, quoted message or ad referral) goes into D1 in the contact's own batch, with its
  * identity and its pending ticket, and the room only publishes it (`publishStored`; issue 16). When
  * that message starts a flow, its publish is queued in the outbox with the run's first step and
- * goes to the room with the run's first send, one call for both (`begin`, `drain`).
+ * goes with the run's first send, which this object stores, publishes and sends itself without the
+ * ticket's room, handing the send to the room only when it does not succeed at once
+ * (worker/pipeline/first-reply.ts; issue 16).
  *
  * Runs the flow engine (worker/flows) for the contact and performs its effects
  * (worker/pipeline/flow-effects.ts). Storage (SQLite):
  * - `meta`: the company, channel and external id this object serves, the last inbound message id;
+ *   a first reply in hand (`first_send`, JSON, worker/pipeline/first-reply.ts) until it is settled
+ *   or handed to its room;
  * - `runs`: each run (flow, the published version it started with, ticket, engine state as JSON);
  *   at most one run is in progress; the last 20 ended runs are kept for the contact's page, each
  *   with its warnings (engine warnings and effects given up after MAX_EFFECT_ATTEMPTS, issue 17);
@@ -85,6 +89,7 @@ import { presentMessages, presentTicket, previewOf } from "../lib/tickets";
 import type { AppendInput, AppendResult, HubGroup, StoredPublish } from "./ticket-room";
 import { keepRejected } from "../lib/rejected-events";
 import { sendToTicket } from "../pipeline/outbound";
+import { handOverLeftSend, sendFirstReply, type FirstReplyStore, type FirstSender, type FirstSendRecord } from "../pipeline/first-reply";
 import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { claimBroadcastReply } from "../lib/broadcasts";
 import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
@@ -379,6 +384,9 @@ function buildPreloadQueries(db: Db) {
 /** The session's `meta` table (key → text value). */
 const META_TABLE = "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)";
 
+/** The `meta` key of the first reply in hand (worker/pipeline/first-reply.ts `FirstSendRecord`, JSON). */
+const FIRST_SEND_META = "first_send";
+
 /**
  * The version of `SESSION_TABLES` a session's storage holds once its constructor set it up, kept in
  * `meta` ('schema'): an object whose storage says so skips the tables' DDL when it starts (issue 16).
@@ -666,6 +674,8 @@ export class ContactSession extends DurableObject<AppEnv> {
       let failed = false;
       try {
         maybeFailHere(this.env, this.ctx.storage.sql, "alarm");
+        // A first reply an earlier instance or a failed effect left in hand goes to its room first.
+        await handOverLeftSend(this.env, this.firstReplies);
         await this.drain(db);
         const due = this.ctx.storage.sql.exec<{ token: string; run_id: string; at: number }>("SELECT token, run_id, at FROM timers WHERE at <= ? ORDER BY at", Date.now()).toArray();
         for (const timer of due) {
@@ -1205,6 +1215,40 @@ export class ContactSession extends DurableObject<AppEnv> {
     for (const [k, v] of changed) current.set(k, v);
   }
 
+  /**
+   * This object's part in a new contact's first reply (worker/pipeline/first-reply.ts): the record
+   * in hand kept in `meta` ('first_send'), the lease alarm (never moving an earlier alarm later;
+   * `rearm` puts the alarm right once the turn ends), durable writes and its armed `send` faults.
+   */
+  private readonly firstReplies: FirstReplyStore = {
+    read: () => {
+      const value = this.metaTable().get(FIRST_SEND_META);
+      return value ? (JSON.parse(value) as FirstSendRecord) : null;
+    },
+    write: (record) => {
+      const table = this.metaTable();
+      if (record) {
+        const value = JSON.stringify(record);
+        this.ctx.storage.sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", FIRST_SEND_META, value);
+        table.set(FIRST_SEND_META, value);
+      } else if (table.has(FIRST_SEND_META)) {
+        this.ctx.storage.sql.exec("DELETE FROM meta WHERE k = ?", FIRST_SEND_META);
+        table.delete(FIRST_SEND_META);
+      }
+    },
+    leaseAlarm: async (at) => {
+      const current = await this.ctx.storage.getAlarm();
+      if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+      this.scheduleIdle = false;
+    },
+    sync: () => this.ctx.storage.sync(),
+    sendFault: () => takeArmedFault(this.env, this.ctx.storage.sql, "send"),
+  };
+
+  /** Stores and sends a new contact's first reply from this object (`Carried.firstSend`). */
+  private readonly firstSender: FirstSender = (input, outbound, recipient, connection, stats, publish) =>
+    sendFirstReply(this.env, this.firstReplies, input, outbound, recipient, connection, stats, publish);
+
   /** One `meta` value (see the file header), from this instance's copy of the table. */
   private meta(k: "companyId" | "channel" | "externalId" | "lastInbound" | "handled_since"): string | null {
     return this.metaTable().get(k) ?? null;
@@ -1212,8 +1256,8 @@ export class ContactSession extends DurableObject<AppEnv> {
 
   /**
    * This instance's copy of the `meta` table (key → value), read once per instance: only
-   * `setMeta` and the constructor (before any read) write the table, outside any transaction that
-   * could roll back.
+   * `setMeta`, `firstReplies` and the constructor (before any read) write the table, outside any
+   * transaction that could roll back.
    */
   private metaTable(): Map<string, string> {
     this.metaRows ??= new Map(this.ctx.storage.sql.exec<{ k: string; v: string }>("SELECT k, v FROM meta").toArray().map((r) => [r.k, r.v]));
@@ -1522,7 +1566,9 @@ export class ContactSession extends DurableObject<AppEnv> {
         // (issue 16: no D1 round trip of their own); both leave the outbox together once counted.
         const stats = item.type === "send" && run ? statsAfter(run, after(row.seq)) : undefined;
         const carried: Carried | undefined =
-          stats || publish ? { ...(stats ? { stats: stats.stats } : {}), recorded: false, ...(publish ? { publish: publish.publish } : {}), published: false } : undefined;
+          stats || publish
+            ? { ...(stats ? { stats: stats.stats } : {}), recorded: false, ...(publish ? { publish: publish.publish, firstSend: this.firstSender } : {}), published: false }
+            : undefined;
         let followUp: FollowUp = null;
         try {
           if (item.type === "publish") {

@@ -19,38 +19,7 @@ import { cloudConnection, deliver, deliverOk, envelope, onlyTicket, textWebhook,
 import { flowDoc, publishedFlow, setDefaultFlow } from "../test/flow-helpers";
 import { contactSessionOf, roomOf } from "../lib/realtime";
 import { SEND_LEASE_MS } from "./ticket-room";
-
-type Recorded = { method: string; path: string; body: Record<string, unknown> | null; at: number; responseId?: string; status?: number };
-
-/** The message sends (read receipts excluded) the stand-in recorded for one number, in order. */
-async function sendsTo(phoneNumberId: string): Promise<Recorded[]> {
-  const all = (await (await fetch(`${env.META_STANDIN_ORIGIN}/__sent`)).json()) as Recorded[];
-  return all.filter((r) => r.method === "POST" && r.path.endsWith(`/${phoneNumberId}/messages`) && r.body !== null && typeof r.body === "object" && r.body.status === undefined);
-}
-
-const textOf = (r: Recorded) => String((r.body?.text as { body?: string } | undefined)?.body ?? "");
-
-/** Makes the number's next `failNext` sends answer `status` with Meta's `code` (POST /__faults). */
-async function failSends(phoneNumberId: string, failNext: number, status: number, code: number): Promise<void> {
-  const res = await fetch(`${env.META_STANDIN_ORIGIN}/__faults`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ phoneNumberId, failNext, status, code, message: "Injected failure" }),
-  });
-  expect(res.status).toBe(200);
-  await res.arrayBuffer();
-}
-
-/** Polls `read` every 50 ms until `check` passes, for at most `timeoutMs`. */
-async function waitFor<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const last = await read();
-    if (check(last)) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { failSends, sendsTo, textOf, waitFor } from "../test/standin-sends";
 
 async function memberSend(token: string, ticketId: string, body: string): Promise<MessageAnswer> {
   return expectStatus<MessageAnswer>(await call("POST", `/api/tickets/${ticketId}/messages`, { token, body: { type: "text", body } }), 201);

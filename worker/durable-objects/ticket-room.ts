@@ -57,7 +57,7 @@ import {
 import { adapterFor } from "../channels";
 import type { OutboundMessage, SendResult } from "../channels/types";
 import { armFault, injectedSendAnswer, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
-import { batchPrepared, getDb, prepared, preparedInsert, type Db } from "../lib/db";
+import { batchPrepared, getDb, prepared, preparedInsert, type Db, type InsertGuard } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
 import { loadTicketAnswers, presentMessages, presentTicketListRow, previewOf, ticketListPage } from "../lib/tickets";
@@ -77,6 +77,22 @@ export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updated
  * none were handed in (issue 16).
  */
 export type AppendResult = { message: MessageAnswer; duplicate: boolean; statsRecorded?: boolean };
+
+/**
+ * A send handed to the room after a first attempt made elsewhere (`TicketRoom.adoptSend`): the
+ * message (`SendRef`), what was sent and to whom, and what the attempt left: `sent` (the provider
+ * took it: `externalId`), `in_doubt` (cut off in flight; `confirmsByReference`: the adapter's),
+ * `failed` (the adapter's answer: `retryable` or not), or `unsent` (stored, never tried).
+ */
+export type AdoptedSend = SendRef & {
+  outbound: OutboundMessage;
+  recipient: { externalId: string; phone: string | null };
+  outcome:
+    | { kind: "sent"; externalId: string }
+    | { kind: "in_doubt"; confirmsByReference: boolean }
+    | { kind: "failed"; errorCode: string; errorMessage: string; retryable: boolean }
+    | { kind: "unsent" };
+};
 
 /** Hub events for one audience (CompanyHub.publishGroups). */
 export type HubGroup = { bodies: HubEventBody[]; audience: Audience };
@@ -203,19 +219,62 @@ export type MessageChange =
   | { kind: "revoke"; at: number };
 
 /**
+ * A message of the same ticket holds this seq or a later one (`preparedInsert`'s `unless`): the
+ * insert of a seq not handed out by this room's own counter (read from D1's highest, or chosen by
+ * the ContactSession for a new contact's first reply, `insertMessage`'s `guardSeq`) stores nothing
+ * then, so two writers never give one ticket's messages the same seq (issue 16).
+ */
+const SEQ_TAKEN: InsertGuard = { name: "seq-taken", exists: 'SELECT 1 FROM "messages" WHERE "ticket_id" = ? AND "seq" >= ?', keys: ["ticketId", "seq"] };
+
+/**
+ * Inserts `row` with its ticket's list entry moved, in one D1 batch (the room's appends, and the
+ * ContactSession's first reply to a new contact: worker/pipeline/first-reply.ts), and answers
+ * whether the row was inserted and the ticket's list entry read back after it (undefined when the
+ * ticket is gone). Not inserted: a message with the same provider id or idempotency key exists
+ * (the unique indexes), or, with `guardSeq`, a message of the ticket holds `row.seq` or a later one
+ * (`SEQ_TAKEN`). `touch`: the customer's message moves its contact's `last_message_at` (ms UTC) in
+ * the same batch; `stats`: a flow step's block stats, counted only if this very row was inserted.
+ */
+export async function insertMessage(
+  db: Db,
+  row: MessageRow,
+  options: { guardSeq?: boolean; touch?: { contactId: string; at: number }; stats?: FlowStepStats; at: number },
+): Promise<{ inserted: boolean; entry: Parameters<typeof presentTicketListRow>[0] | undefined }> {
+  const visible = row.type !== "reaction";
+  // A system event (a number change) is shown, but is nothing for a member to read.
+  const unread = row.direction === "in" && row.type !== "reaction" && row.type !== "system";
+  const q = appendQueries(db, row, visible, unread, options.guardSeq === true);
+  const [inserted, , entryRows] = await batchPrepared(
+    db,
+    [
+      q.insert,
+      [q.update, { sentAt: row.sentAt, preview: previewOf(row), at: options.at, ticketId: row.ticketId, companyId: row.companyId, messageId: row.id }],
+      [q.entry, { ticketId: row.ticketId, companyId: row.companyId }],
+    ],
+    // The contact's `last_message_at` (`touch`, inbound only) moves first, so the list entry read
+    // back shows it.
+    options.touch ? [touchStatement(db, options.touch, row.companyId, options.at)] : [],
+    // A flow step's stats, counted only if this very row was inserted (issue 16: a send performed
+    // again conflicts on its idempotency key and does not count them twice).
+    options.stats ? statsStatements(db, options.stats, row.id) : [],
+  );
+  return { inserted: inserted[0] !== undefined, entry: entryRows[0] };
+}
+
+/**
  * The statements of one append's D1 batch (`appendNow`), built and prepared once per drizzle
  * instance and shape (issue 16: drizzle built the 30-column insert, the list entry's update and the
  * ticket's four reads again for every message, the largest part of its CPU on the inbound path).
  * The insert comes with its values (`preparedInsert`). Placeholders: sentAt, preview, at, ticketId,
  * companyId, messageId (update); ticketId, companyId (the reads).
  */
-function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolean) {
+function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolean, guardSeq: boolean) {
   const p = (name: string) => sql`${sql.placeholder(name)}`;
   const ticketId = sql.placeholder("ticketId") as unknown as string;
   const companyId = sql.placeholder("companyId") as unknown as string;
   return {
     // With its values (the row's, encoded as drizzle encodes an insert's).
-    insert: preparedInsert(db, messages, row, { onConflictDoNothing: true, returningId: true }),
+    insert: preparedInsert(db, messages, row, { onConflictDoNothing: true, returningId: true, ...(guardSeq ? { unless: SEQ_TAKEN } : {}) }),
     update: prepared(db, `append.update:${visible}:${unread}`, () =>
       db
         .update(tickets)
@@ -278,6 +337,64 @@ function settleQueries(db: Db) {
         .prepare(),
     ),
   };
+}
+
+/** A send as `settleSent` and `TicketRoom.adoptSend` name it: its message, company, ticket and connection. */
+export type SendRef = { messageId: string; companyId: string; ticketId: string; connectionId: string };
+
+function sendRef(row: SendRow): SendRef {
+  return { messageId: row.message_id, companyId: row.company_id, ticketId: row.ticket_id, connectionId: row.connection_id };
+}
+
+/** Who may see a ticket (the hub's audience of its events). */
+type TicketAudience = { status: TicketAnswer["status"]; assignedMemberId: string | null; isGroup: boolean };
+
+/** The hub group of a settled message's new status (`message.updated`) for who may see its ticket. */
+export function settledGroup(ticketId: string, message: MessageAnswer, audience: TicketAudience): HubGroup {
+  return { bodies: [{ type: "message.updated", ticketId, message }], audience: { ticket: audience } };
+}
+
+/**
+ * Writes a sent message's provider id and `sent` status to D1 (the room's `settle`, and the
+ * ContactSession's first reply: worker/pipeline/first-reply.ts) and answers it for the caller to
+ * publish. One round trip (issue 16): the update with the row it leaves, the statuses that came
+ * before the provider's id, the company's event subscriptions and who may see the ticket. The
+ * outcome moves no list entry (preview, time and unread count moved with the insert), so no
+ * `ticket.updated` follows it: only the message's new status. Emits `message.sent` to the
+ * company's event subscriptions. Answers null when statuses that came before the provider's id
+ * moved the message since (the caller publishes it read again), else the message as the update
+ * left it and its ticket's audience (undefined: the ticket is gone). `known`: the connection, when
+ * the caller has it (read from D1 only to apply such statuses). Throws on D1 failures.
+ */
+export async function settleSent(env: AppEnv, send: SendRef, externalId: string, known?: ConnectionRow): Promise<{ message: MessageAnswer; audience: TicketAudience | undefined } | null> {
+  const db = getDb(env.DB);
+  const at = Date.now();
+  // Prepared once per isolate (issue 16: drizzle built these statements for every send).
+  const q = settleQueries(db);
+  const [updated, orphanRows, subscriptions, audienceRows] = await batchPrepared(db, [
+    [q.sent, { externalId, at, messageId: send.messageId, companyId: send.companyId }],
+    [q.orphans, { connectionId: send.connectionId, externalId }],
+    [q.subscriptions, { companyId: send.companyId }],
+    [q.audience, { ticketId: send.ticketId, companyId: send.companyId }],
+  ]);
+  const orphans = presentOrphanStatuses(orphanRows);
+  if (orphans.length > 0) {
+    const connection = known ?? (await db.select().from(connections).where(and(eq(connections.id, send.connectionId), eq(connections.companyId, send.companyId))).limit(1))[0];
+    if (connection) for (const orphan of orphans) await applyStatus(db, connection, orphan, { recordOrphan: false });
+  }
+  // Outbound event subscriptions (worker/lib/event-subscriptions.ts); emitEvent never throws.
+  await emitEvent(
+    env,
+    send.companyId,
+    "message.sent",
+    { message: { id: send.messageId, ticketId: send.ticketId, connectionId: send.connectionId, externalId, sentAt: at } },
+    subscriptions,
+  );
+  // The row as the update left it, unless orphan statuses moved it since (then read again).
+  const message = orphans.length === 0 ? updated[0] : undefined;
+  if (!message) return null;
+  const [answer] = await presentMessages(env, db, [message]);
+  return { message: answer!, audience: audienceRows[0] };
 }
 
 /**
@@ -399,32 +516,32 @@ export class TicketRoom extends DurableObject<AppEnv> {
   }
 
   /**
-   * Next message sequence number of this ticket (starts at 1). `newTicket`: the caller created the
-   * ticket in this very turn, so D1 holds no message of it and is not asked (issue 16).
+   * Next message sequence number of this ticket (starts at 1), and whether it was read from D1's
+   * highest (`fromD1`: the insert guards it, see `insertMessage`). `newTicket`: the caller created
+   * the ticket in this very turn, so D1 holds no message of it and is not asked (issue 16).
+   * `reread`: the last seq handed out was found taken in D1; D1's highest is read again.
    */
-  private async nextSeq(ticketId: string, newTicket = false): Promise<number> {
+  private async nextSeq(ticketId: string, newTicket = false, reread = false): Promise<{ seq: number; fromD1: boolean }> {
     const row = this.ctx.storage.sql
       .exec<{ v: number }>("INSERT INTO meta (k, v) VALUES ('seq', 1) ON CONFLICT(k) DO UPDATE SET v = v + 1 RETURNING v")
       .one();
-    if (row.v <= this.storedSeq) {
+    if (row.v <= this.storedSeq && !reread) {
       // A message stored by its new contact's batch (`publishStored`) holds this seq already.
       const next = this.storedSeq + 1;
       this.ctx.storage.sql.exec("UPDATE meta SET v = ? WHERE k = 'seq'", next);
-      return next;
+      return { seq: next, fromD1: false };
     }
-    if (row.v === 1 && !newTicket) {
+    if ((row.v === 1 && !newTicket) || reread) {
       // A room whose storage is new (e.g. first use) continues after what D1 already holds.
       const existing = await getDb(this.env.DB)
         .select({ max: sql<number | null>`MAX(${messages.seq})` })
         .from(messages)
         .where(eq(messages.ticketId, ticketId));
-      const max = existing[0]?.max ?? 0;
-      if (max >= 1) {
-        this.ctx.storage.sql.exec("UPDATE meta SET v = ? WHERE k = 'seq'", max + 1);
-        return max + 1;
-      }
+      const next = Math.max(existing[0]?.max ?? 0, this.storedSeq) + 1;
+      if (next !== row.v) this.ctx.storage.sql.exec("UPDATE meta SET v = ? WHERE k = 'seq'", next);
+      return { seq: next, fromD1: true };
     }
-    return row.v;
+    return { seq: row.v, fromD1: false };
   }
 
   /**
@@ -501,36 +618,31 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const existing = skipLookup ? undefined : await this.findExisting(input);
     if (existing) return { message: (await presentMessages(this.env, db, [existing]))[0]!, duplicate: true, ...(stats ? { statsRecorded: true } : {}) };
     const at = Date.now();
-    const row: MessageRow = { ...input, id: input.id ?? newId(), seq: await this.nextSeq(input.ticketId, newTicket), createdAt: at, updatedAt: at };
-    const visible = input.type !== "reaction";
-    // A system event (a number change) is shown, but is nothing for a member to read.
-    const unread = input.direction === "in" && input.type !== "reaction" && input.type !== "system";
-    // One round trip (issue 16): the insert, the ticket's list entry (only when the insert happened:
-    // a duplicate moves nothing) and the ticket as the lists show it.
-    const batched = span(this.env, "room.batch");
-    const q = appendQueries(db, row, visible, unread);
-    const [inserted, , entryRows] = await batchPrepared(
-      db,
-      [
-        q.insert,
-        [q.update, { sentAt: row.sentAt, preview: previewOf(row), at, ticketId: input.ticketId, companyId: input.companyId, messageId: row.id }],
-        [q.entry, { ticketId: input.ticketId, companyId: input.companyId }],
-      ],
-      // The contact's `last_message_at` (`touch`, inbound only) moves first, so the list entry read
-      // back shows it.
-      touch ? [touchStatement(db, touch, input.companyId, at)] : [],
-      // A flow step's stats, counted only if this very row was inserted (issue 16: a send performed
-      // again conflicts on its idempotency key and does not count them twice).
-      stats ? statsStatements(db, stats, row.id) : [],
-    );
-    batched();
-    if (!inserted[0]) {
+    const id = input.id ?? newId();
+    let row: MessageRow | undefined;
+    let entry: Parameters<typeof presentTicketListRow>[0] | undefined;
+    // A seq read from D1 (a room whose storage is new) may be taken by a writer this room does not
+    // order (a new contact's first reply, stored by its ContactSession): the insert is guarded, and a
+    // seq found taken is read from D1 again (issue 16).
+    for (let tries = 0; !row; tries += 1) {
+      const next = await this.nextSeq(input.ticketId, newTicket && tries === 0, tries > 0);
+      const candidate: MessageRow = { ...input, id, seq: next.seq, createdAt: at, updatedAt: at };
+      // One round trip (issue 16): the insert, the ticket's list entry (only when the insert
+      // happened: a duplicate moves nothing) and the ticket as the lists show it.
+      const batched = span(this.env, "room.batch");
+      const stored = await insertMessage(db, candidate, { guardSeq: next.fromD1, ...(touch ? { touch } : {}), ...(stats ? { stats } : {}), at });
+      batched();
+      if (stored.inserted) {
+        row = candidate;
+        entry = stored.entry;
+        break;
+      }
       // The seq taken for the duplicate is given back (appends run one at a time, so it is still the
       // last one handed out): the ticket's seqs stay without gaps.
-      this.ctx.storage.sql.exec("UPDATE meta SET v = v - 1 WHERE k = 'seq' AND v = ?", row.seq);
+      this.ctx.storage.sql.exec("UPDATE meta SET v = v - 1 WHERE k = 'seq' AND v = ?", candidate.seq);
       const again = await this.findExisting(input);
       if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true, ...(stats ? { statsRecorded: true } : {}) };
-      throw new Error("message insert conflicted but no existing row was found");
+      if (!next.fromD1 || tries >= 2) throw new Error("message insert conflicted but no existing row was found");
     }
     // A member's (or the API's) first answer in a customer's ticket: the dashboard's first response (issue 12).
     const firstResponse = input.direction === "out" && (input.senderMemberId || input.apiKeyId);
@@ -539,7 +651,6 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const [message] = await presentMessages(this.env, db, [row]);
     presented();
     // The list entry read in the batch, unless the first response changed the ticket since.
-    const entry = entryRows[0];
     const ticketAnswer = firstResponse ? undefined : entry ? presentTicketListRow(entry) : null;
     await this.fanOut(input.companyId, input.ticketId, { type: "message.created", message: message! }, ticketAnswer, alsoPublish, ahead);
     return { message: message!, duplicate: false, ...(stats ? { statsRecorded: true } : {}) };
@@ -621,6 +732,51 @@ export class TicketRoom extends DurableObject<AppEnv> {
   }
 
   /**
+   * Takes over a send whose first attempt was made outside the room: a new contact's first reply,
+   * stored and sent by its ContactSession (worker/pipeline/first-reply.ts; issue 16). Queued after
+   * every earlier send of this ticket like any other, with what the first attempt left
+   * (`AdoptedSend["outcome"]`): the provider's id (only D1's update is left to do), an attempt cut
+   * off in flight (in doubt, file header), a failure (counted and retried as the room's own, or a
+   * permanent one settled at once), or no attempt. A message already queued here is not queued
+   * twice. The message must be stored in D1 (the caller checks). Answers once queued.
+   */
+  async adoptSend(send: AdoptedSend): Promise<void> {
+    const sqlStore = this.ctx.storage.sql;
+    if (sqlStore.exec("SELECT 1 FROM sends WHERE message_id = ?", send.messageId).toArray().length > 0) {
+      this.ctx.waitUntil(this.pump().catch((e) => console.error("[ticket-room] send failed", e)));
+      return;
+    }
+    const { outcome } = send;
+    const doubt = outcome.kind === "in_doubt" ? (outcome.confirmsByReference ? Date.now() + RECONCILE_MS : 0) : null;
+    const row = sqlStore
+      .exec<SendRow>(
+        "INSERT INTO sends (message_id, company_id, ticket_id, connection_id, outbound, recipient, external_id, doubt_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        send.messageId,
+        send.companyId,
+        send.ticketId,
+        send.connectionId,
+        JSON.stringify(send.outbound),
+        JSON.stringify(send.recipient),
+        outcome.kind === "sent" ? outcome.externalId : null,
+        doubt,
+      )
+      .one();
+    if (outcome.kind === "failed") {
+      // Counted in the queue's order, as pumpNow counts its own attempts.
+      const run = this.outbox.then(async () => {
+        if (outcome.retryable) await this.failedAttempt(row, outcome);
+        else {
+          await this.settle(row, { ok: false, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage, retryable: false });
+          sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
+        }
+      });
+      this.outbox = run.catch(() => undefined);
+      await run;
+    }
+    this.ctx.waitUntil(this.pump().catch((e) => console.error("[ticket-room] send failed", e)));
+  }
+
+  /**
    * Runs the queued sends, one pass at a time (a pass started while another runs waits for it). A
    * pass that throws (D1 unavailable while settling) leaves its send queued and sets the alarm
    * ALARM_RETRY_MS out, so the queue never stalls; it then rejects.
@@ -676,33 +832,45 @@ export class TicketRoom extends DurableObject<AppEnv> {
         sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
         continue;
       }
-      const now = Date.now();
-      const attempts = row.attempts + 1;
-      const provider = isProviderAnswer(retry.errorCode);
-      const providerFailures = row.provider_failures + (provider ? 1 : 0);
-      const ownSince = provider ? row.own_since : (row.own_since ?? now);
-      const reasons = [...reasonsOf(row), { n: attempts, at: now, code: retry.errorCode, provider, message: retry.errorMessage.slice(0, 160) }].slice(-SEND_REASONS_KEPT);
-      // The provider took it already (external_id): only D1 failed, so it is never failed, only settled later.
-      const exhausted = provider ? providerFailures >= SEND_MAX_ATTEMPTS : !row.external_id && ownSince !== null && now - ownSince >= SEND_OWN_RETRY_MS;
-      if (exhausted) {
-        console.warn(`[ticket-room] send of message ${row.message_id} failed for good: ${attemptSummary(reasons, attempts, now)}`);
-        await this.settle(row, { ok: false, ...retry, retryable: false }, attemptSummary(reasons, attempts, now));
-        sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
-        continue;
-      }
-      const nextAt = now + sendRetryDelayMs(attempts);
-      sqlStore.exec(
-        "UPDATE sends SET attempts = ?, provider_failures = ?, own_since = ?, reasons = ?, next_at = ? WHERE seq = ?",
-        attempts,
-        providerFailures,
-        ownSince,
-        JSON.stringify(reasons),
-        nextAt,
-        row.seq,
-      );
-      await this.ctx.storage.setAlarm(nextAt);
+      if (await this.failedAttempt(row, retry)) continue;
       return;
     }
+  }
+
+  /**
+   * Records a transient failure of `row`'s attempt with its reason, counted by its kind (file
+   * header), and sets the alarm for the retry (answers false: the queue waits); or, when its
+   * attempts are used up, fails the message with them summed up and removes the send (answers true:
+   * the queue goes on).
+   */
+  private async failedAttempt(row: SendRow, retry: { errorCode: string; errorMessage: string }): Promise<boolean> {
+    const sqlStore = this.ctx.storage.sql;
+    const now = Date.now();
+    const attempts = row.attempts + 1;
+    const provider = isProviderAnswer(retry.errorCode);
+    const providerFailures = row.provider_failures + (provider ? 1 : 0);
+    const ownSince = provider ? row.own_since : (row.own_since ?? now);
+    const reasons = [...reasonsOf(row), { n: attempts, at: now, code: retry.errorCode, provider, message: retry.errorMessage.slice(0, 160) }].slice(-SEND_REASONS_KEPT);
+    // The provider took it already (external_id): only D1 failed, so it is never failed, only settled later.
+    const exhausted = provider ? providerFailures >= SEND_MAX_ATTEMPTS : !row.external_id && ownSince !== null && now - ownSince >= SEND_OWN_RETRY_MS;
+    if (exhausted) {
+      console.warn(`[ticket-room] send of message ${row.message_id} failed for good: ${attemptSummary(reasons, attempts, now)}`);
+      await this.settle(row, { ok: false, ...retry, retryable: false }, attemptSummary(reasons, attempts, now));
+      sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
+      return true;
+    }
+    const nextAt = now + sendRetryDelayMs(attempts);
+    sqlStore.exec(
+      "UPDATE sends SET attempts = ?, provider_failures = ?, own_since = ?, reasons = ?, next_at = ? WHERE seq = ?",
+      attempts,
+      providerFailures,
+      ownSince,
+      JSON.stringify(reasons),
+      nextAt,
+      row.seq,
+    );
+    await this.ctx.storage.setAlarm(nextAt);
+    return false;
   }
 
   /**
@@ -775,46 +943,19 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * `details`: the attempts summed up, or null) and fans it out.
    */
   private async settle(row: SendRow, result: SendResult, details: string | null = null, known?: ConnectionRow): Promise<void> {
-    const db = getDb(this.env.DB);
-    const at = Date.now();
-    const where = and(eq(messages.id, row.message_id), eq(messages.companyId, row.company_id));
     if (result.ok) {
-      // One round trip (issue 16): the update with the row it leaves, the statuses that came before
-      // the provider's id, the company's event subscriptions and who may see the ticket. The
-      // outcome moves no list entry (preview, time and unread count moved with the insert), so no
-      // `ticket.updated` follows it: only the message's new status is published.
-      // Prepared once per isolate (issue 16: drizzle built these statements for every send).
-      const q = settleQueries(db);
-      const [updated, orphanRows, subscriptions, audienceRows] = await batchPrepared(db, [
-        [q.sent, { externalId: result.externalId, at, messageId: row.message_id, companyId: row.company_id }],
-        [q.orphans, { connectionId: row.connection_id, externalId: result.externalId }],
-        [q.subscriptions, { companyId: row.company_id }],
-        [q.audience, { ticketId: row.ticket_id, companyId: row.company_id }],
-      ]);
-      const orphans = presentOrphanStatuses(orphanRows);
-      if (orphans.length > 0) {
-        const connection = known ?? (await db.select().from(connections).where(and(eq(connections.id, row.connection_id), eq(connections.companyId, row.company_id))).limit(1))[0];
-        if (connection) for (const orphan of orphans) await applyStatus(db, connection, orphan, { recordOrphan: false });
-      }
-      // Outbound event subscriptions (worker/lib/event-subscriptions.ts); emitEvent never throws.
-      await emitEvent(
-        this.env,
-        row.company_id,
-        "message.sent",
-        { message: { id: row.message_id, ticketId: row.ticket_id, connectionId: row.connection_id, externalId: result.externalId, sentAt: at } },
-        subscriptions,
-      );
-      // The row as the update left it, unless orphan statuses moved it since (then read again).
-      const message = orphans.length === 0 ? updated[0] : undefined;
-      if (message) {
-        const [answer] = await presentMessages(this.env, db, [message]);
-        this.broadcast({ type: "message.updated", message: answer! });
-        const ticket = audienceRows[0];
-        if (ticket) await this.toHub(row.company_id, [{ bodies: [{ type: "message.updated", ticketId: row.ticket_id, message: answer! }], audience: { ticket } }], true);
+      const settled = await settleSent(this.env, sendRef(row), result.externalId, known);
+      if (settled) {
+        this.broadcast({ type: "message.updated", message: settled.message });
+        if (settled.audience) await this.toHub(row.company_id, [settledGroup(row.ticket_id, settled.message, settled.audience)], true);
         return;
       }
     } else {
-      await db.update(messages).set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, errorDetails: details, updatedAt: at }).where(where);
+      const where = and(eq(messages.id, row.message_id), eq(messages.companyId, row.company_id));
+      await getDb(this.env.DB)
+        .update(messages)
+        .set({ status: "failed", errorCode: result.errorCode, errorMessage: result.errorMessage, errorDetails: details, updatedAt: Date.now() })
+        .where(where);
     }
     await this.refresh(row.company_id, row.ticket_id, row.message_id);
   }
@@ -1073,7 +1214,7 @@ function reasonsOf(row: SendRow): SendAttemptReason[] {
  * The hub groups of one message event: the message and its ticket's list entry `ticket`, to who may
  * see that ticket, then `alsoPublish` (events for another audience).
  */
-function messageGroups(ticketId: string, event: { type: "message.created" | "message.updated"; message: MessageAnswer }, ticket: TicketAnswer, alsoPublish?: HubGroup): HubGroup[] {
+export function messageGroups(ticketId: string, event: { type: "message.created" | "message.updated"; message: MessageAnswer }, ticket: TicketAnswer, alsoPublish?: HubGroup): HubGroup[] {
   const audience = { ticket: { status: ticket.status, assignedMemberId: ticket.assignedMemberId, isGroup: ticket.isGroup } };
   const groups: HubGroup[] = [{ bodies: [{ type: event.type, ticketId, message: event.message }, { type: "ticket.updated", ticket }], audience }];
   if (alsoPublish) groups.push(alsoPublish);

@@ -109,19 +109,21 @@ export function boundPrepared(db: Db, query: PreparedLike, values: Record<string
  * insert's (JSON, booleans), null kept NULL (drizzle's own encoding of a placeholder would store a
  * JSON null as the text 'null'). Keys of `row` that are not columns, or undefined, are left out.
  * `onConflictDoNothing`: a conflicting row inserts nothing; `returningId`: the inserted row's `id`
- * is answered (`[{ id }]`, or `[]` when nothing was inserted). Run it with `batchPrepared`, or bind
- * it with `boundPrepared`.
+ * is answered (`[{ id }]`, or `[]` when nothing was inserted); `unless`: a condition under which
+ * nothing is inserted (`InsertGuard`). Run it with `batchPrepared`, or bind it with `boundPrepared`.
  */
 export function preparedInsert(
   db: Db,
   table: SQLiteTable,
   row: Record<string, unknown>,
-  options: { onConflictDoNothing?: boolean; returningId?: boolean } = {},
+  options: { onConflictDoNothing?: boolean; returningId?: boolean; unless?: InsertGuard } = {},
 ): readonly [PreparedLike & { execute(values?: Record<string, unknown>): Promise<{ id: string }[]> }, Record<string, unknown>] {
-  const columns = getTableColumns(table) as Record<string, { mapToDriverValue(value: unknown): unknown }>;
+  const columns = getTableColumns(table) as Record<string, { name: string; mapToDriverValue(value: unknown): unknown }>;
   const keys = Object.keys(row).filter((k) => k in columns && row[k] !== undefined);
-  const name = `insert:${getTableName(table)}:${options.onConflictDoNothing ? "ignore" : "plain"}:${options.returningId ? "id" : "-"}:${keys.join(",")}`;
+  const guard = options.unless;
+  const name = `insert:${getTableName(table)}:${options.onConflictDoNothing ? "ignore" : "plain"}:${options.returningId ? "id" : "-"}:${guard ? `unless ${guard.name}` : "-"}:${keys.join(",")}`;
   const query = prepared(db, name, () => {
+    if (guard) return guardedInsert(db, getTableName(table), keys.map((k) => [k, columns[k]!.name] as const), guard, options);
     const insert = db.insert(table).values(Object.fromEntries(keys.map((k) => [k, sql`${sql.placeholder(k)}`])) as never);
     const guarded = options.onConflictDoNothing ? insert.onConflictDoNothing() : insert;
     if (!options.returningId) return guarded.prepare() as unknown as PreparedLike;
@@ -132,6 +134,37 @@ export function preparedInsert(
   const values: Record<string, unknown> = {};
   for (const key of keys) values[key] = row[key] === null ? null : columns[key]!.mapToDriverValue(row[key]);
   return [query as PreparedLike & { execute(values?: Record<string, unknown>): Promise<{ id: string }[]> }, values] as const;
+}
+
+/**
+ * A condition under which `preparedInsert` inserts nothing: `exists` is the SQL of a subquery
+ * (`SELECT 1 FROM … WHERE …`) whose `?`s take the row's values named by `keys`, in order; `name`
+ * tells the prepared statements apart. The insert becomes `INSERT … SELECT … WHERE NOT EXISTS
+ * (exists)`, one statement, so the check and the insert see the same database (D1 runs one
+ * statement at a time).
+ */
+export type InsertGuard = { name: string; exists: string; keys: readonly string[] };
+
+/** `preparedInsert`'s statement with a guard (`InsertGuard`), as drizzle's prepared queries answer. */
+function guardedInsert(db: Db, table: string, keys: readonly (readonly [string, string])[], guard: InsertGuard, options: { onConflictDoNothing?: boolean; returningId?: boolean }): PreparedLike {
+  const text =
+    `insert into "${table}" (${keys.map(([, column]) => `"${column}"`).join(", ")}) select ${keys.map(() => "?").join(", ")} where not exists (${guard.exists})` +
+    `${options.onConflictDoNothing ? " on conflict do nothing" : ""}${options.returningId ? ' returning "id"' : ""}`;
+  const params = [...keys.map(([key]) => sql.placeholder(key)), ...guard.keys.map((key) => sql.placeholder(key))];
+  const client = db.$client as D1Database;
+  const rows = (result: unknown) => ((result as { results?: unknown[] }).results ?? []) as { id: string }[];
+  const stmt = client.prepare(text);
+  const query = {
+    // Read by `boundPrepared`, as drizzle's own prepared queries carry theirs.
+    stmt,
+    getQuery: () => ({ sql: text, params }),
+    mapResult: (result: unknown) => (options.returningId ? rows(result) : result),
+    execute: async (values: Record<string, unknown> = {}) => {
+      const result = await stmt.bind(...fillPlaceholders(params, values)).all();
+      return options.returningId ? rows(result) : result;
+    },
+  };
+  return query;
 }
 
 /**

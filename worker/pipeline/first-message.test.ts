@@ -6,7 +6,9 @@
  * a member's socket gets it before the bot's reply. A first attempt that dies between that batch
  * and the publish leaves the message to its redelivery, which publishes it (TicketRoom `append`'s
  * `republish`). When the message starts a flow, its publish waits in the session's outbox for the
- * run's first send, and the room publishes both in one call (`sendOutbound`'s `publishFirst`).
+ * run's first send, and the session stores, publishes (one hub call for both) and sends that reply
+ * itself without the room (worker/pipeline/first-reply.ts); the room takes over a reply it stored
+ * when the seq was taken (`sendOutbound`'s `publishFirst`).
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -165,12 +167,13 @@ describe("a new contact's first message", () => {
   describe("that starts a flow", () => {
     /**
      * Counts, while `body` runs, the session's calls of its room (`publishStored`, `sendOutbound`
-     * and whether it handed a message to publish first) and the events of each hub call.
+     * and whether it handed a message to publish first, `adoptSend`) and the events of each hub call.
      */
     async function watchingCalls(body: () => Promise<void>) {
-      const seen = { publishStored: 0, sendOutbound: [] as boolean[], hubCalls: [] as string[][] };
+      const seen = { publishStored: 0, sendOutbound: [] as boolean[], adoptSend: 0, hubCalls: [] as string[][] };
       const publishStored = TicketRoom.prototype.publishStored;
       const sendOutbound = TicketRoom.prototype.sendOutbound;
+      const adoptSend = TicketRoom.prototype.adoptSend;
       const publishGroups = CompanyHub.prototype.publishGroups;
       const publishEvents = CompanyHub.prototype.publishEvents;
       const describe = (bodies: HubEventBody[]) => bodies.map((b) => ("message" in b && b.message ? `${b.type} ${b.message.body}` : b.type));
@@ -181,6 +184,10 @@ describe("a new contact's first message", () => {
       TicketRoom.prototype.sendOutbound = function (this: TicketRoom, ...args: Parameters<typeof sendOutbound>) {
         seen.sendOutbound.push(args[5] !== undefined);
         return sendOutbound.apply(this, args);
+      };
+      TicketRoom.prototype.adoptSend = function (this: TicketRoom, ...args: Parameters<typeof adoptSend>) {
+        seen.adoptSend++;
+        return adoptSend.apply(this, args);
       };
       CompanyHub.prototype.publishGroups = function (this: CompanyHub, groups: Parameters<typeof publishGroups>[0]) {
         seen.hubCalls.push(groups.flatMap((g) => describe(g.bodies)));
@@ -195,6 +202,7 @@ describe("a new contact's first message", () => {
       } finally {
         TicketRoom.prototype.publishStored = publishStored;
         TicketRoom.prototype.sendOutbound = sendOutbound;
+        TicketRoom.prototype.adoptSend = adoptSend;
         CompanyHub.prototype.publishGroups = publishGroups;
         CompanyHub.prototype.publishEvents = publishEvents;
       }
@@ -213,7 +221,7 @@ describe("a new contact's first message", () => {
       return { owner, connection, ...hub, bodies };
     }
 
-    it("goes to its room with the flow's first reply: one room call, one hub call for both, the customer's message first", async () => {
+    it("goes out with the flow's first reply, stored and sent by the session: no room call, one hub call for both, the customer's message first", async () => {
       const { connection, ws, bodies } = await withDefaultFlow(flowDoc([{ id: "t", type: "text", data: { message: "Olá! Sou o assistente." } }], [["start", "next", "t"]]));
       const seen = await watchingCalls(async () => {
         expect((await deliverOk(textWebhook(connection.phoneNumberId, uniqueWaId(), wamid(), "bom dia"))).stored).toBe(1);
@@ -221,7 +229,8 @@ describe("a new contact's first message", () => {
       });
       ws.close(1000, "done");
       expect(seen.publishStored).toBe(0);
-      expect(seen.sendOutbound).toEqual([true]);
+      expect(seen.sendOutbound).toEqual([]);
+      expect(seen.adoptSend).toBe(0);
       const withMessages = seen.hubCalls.filter((c) => c.some((e) => e.startsWith("message.created")));
       expect(withMessages.map((c) => c.filter((e) => e.startsWith("message.created")))).toEqual([["message.created bom dia", "message.created Olá! Sou o assistente."]]);
       expect(bodies()).toEqual(["bom dia", "Olá! Sou o assistente."]);

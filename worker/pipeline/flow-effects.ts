@@ -34,6 +34,7 @@ import { lastCampaignQuery } from "../lib/broadcasts";
 import { signedMediaUrl } from "../lib/media";
 import { hubOf, roomOf } from "../lib/realtime";
 import { sendToTicket, type OutboundContent } from "./outbound";
+import type { FirstSender } from "./first-reply";
 import type { StoredPublish } from "../durable-objects/ticket-room";
 
 /** Largest integration answer body kept (bytes); the rest is cut. */
@@ -243,8 +244,10 @@ function capabilitiesOf(env: AppEnv, connection: Pick<ConnectionRow, "channel">)
  * - `publish`: a message of the run's ticket the turn stored in D1 itself and has not had published
  *   (a new contact's first message), which the room publishes ahead of the reply; `published` is
  *   then set true (else the caller publishes it).
+ * - `firstSend`: with `publish`, the session that stores and sends the reply itself instead of the
+ *   room (worker/pipeline/first-reply.ts; issue 16).
  */
-export type Carried = { stats?: FlowStepStats; recorded: boolean; publish?: StoredPublish; published: boolean };
+export type Carried = { stats?: FlowStepStats; recorded: boolean; publish?: StoredPublish; published: boolean; firstSend?: FirstSender };
 
 /**
  * Performs one effect. `key` makes a send idempotent (a send performed again after a crash answers
@@ -269,9 +272,10 @@ export async function performEffect(env: AppEnv, db: Db, target: RunTarget, effe
         key,
         carried?.stats,
         carried?.publish,
+        carried?.firstSend,
       );
       if (carried && sent.statsRecorded === true) carried.recorded = true;
-      // The room answered: it published the carried message first (TicketRoom.sendOutbound).
+      // The room (or the session's first reply) answered: it published the carried message first.
       if (carried?.publish) carried.published = true;
       return null;
     }

@@ -11,6 +11,7 @@ import type { AppendResult, StoredPublish } from "../durable-objects/ticket-room
 import type { FlowStepStats } from "../lib/flows";
 import { signedMediaUrl } from "../lib/media";
 import { roomOf } from "../lib/realtime";
+import type { FirstSender } from "./first-reply";
 
 /**
  * What is sent: text, media already stored in R2, or (`prepared`, flows) a channel message built by
@@ -50,6 +51,8 @@ export type Sender = { memberId: string; name: string; showName: boolean } | { a
  * the first message instead of sending twice. Answers the stored message. `stats`: a flow step's
  * stats, counted in the insert's own D1 batch; `publishFirst`: a message of the ticket stored
  * but not yet published, which the room publishes first (issue 16; see TicketRoom.sendOutbound).
+ * `firstSend`: with `publishFirst`, stores and sends the message instead of the room (a new
+ * contact's first reply, by its ContactSession: worker/pipeline/first-reply.ts; same answer).
  */
 export async function sendToTicket(
   env: AppEnv,
@@ -59,11 +62,12 @@ export async function sendToTicket(
   idempotencyKey: string | null = null,
   stats?: FlowStepStats,
   publishFirst?: StoredPublish,
+  firstSend?: FirstSender,
 ): Promise<AppendResult> {
   const at = Date.now();
   if (content.type === "prepared") {
     const { stored } = content;
-    return store(env, target, content.outbound, sender, idempotencyKey, at, stats, publishFirst, {
+    return store(env, target, content.outbound, sender, idempotencyKey, at, stats, publishFirst, firstSend, {
       type: stored.type,
       body: stored.body,
       payload: stored.payload,
@@ -88,7 +92,7 @@ export async function sendToTicket(
       quotedExternalId,
     };
   }
-  return store(env, target, outbound, sender, idempotencyKey, at, stats, publishFirst, {
+  return store(env, target, outbound, sender, idempotencyKey, at, stats, publishFirst, firstSend, {
     type: content.type,
     body: content.body,
     payload: null,
@@ -102,7 +106,7 @@ export async function sendToTicket(
 
 type StoredContent = Pick<MessageRow, "type" | "body" | "payload" | "mediaKey" | "mediaMime" | "mediaName" | "mediaSize" | "quotedId">;
 
-/** Stores the outbound row through the ticket's room, which sends `outbound` in order. */
+/** Stores the outbound row through the ticket's room, which sends `outbound` in order (or `firstSend`, see `sendToTicket`). */
 async function store(
   env: AppEnv,
   target: OutboundTarget,
@@ -112,6 +116,7 @@ async function store(
   at: number,
   stats: FlowStepStats | undefined,
   publishFirst: StoredPublish | undefined,
+  firstSend: FirstSender | undefined,
   content: StoredContent,
 ): Promise<AppendResult> {
   const row: Omit<MessageRow, "id" | "seq" | "createdAt" | "updatedAt"> = {
@@ -136,5 +141,7 @@ async function store(
     idempotencyKey,
     deletedAt: null,
   };
-  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, { externalId: target.recipientExternalId, phone: target.recipientPhone }, target.connection, stats, publishFirst);
+  const recipient = { externalId: target.recipientExternalId, phone: target.recipientPhone };
+  if (publishFirst && firstSend) return firstSend(row, outbound, recipient, target.connection, stats, publishFirst);
+  return roomOf(env, target.ticket.id).sendOutbound(row, outbound, recipient, target.connection, stats, publishFirst);
 }
