@@ -17,9 +17,12 @@
 //    to the stand-in receiving it, as the replies are; printed with the replies' ratios to it.
 // 5. The reply floor in the same run: the skeleton's two objects making every platform operation of
 //    a new contact's message and its bot's reply instead (worker/durable-objects/bench-hop.ts
-//    `replyHop`), the send after the answer as the product's; printed with the replies' ratios to it.
-// 6. The fewest operations that would keep the same guarantees (`replyMin`: one object, three D1
-//    round trips, one durable commit before the send, one hub call), for what a redesign could gain.
+//    `replyHop`), the send after the answer, as the product did until a new contact's first reply
+//    was sent by its ContactSession alone (worker/pipeline/first-reply.ts, README's thirteenth
+//    pass); printed with the replies' ratios to it.
+// 6. The fewest operations that keep the same guarantees (`replyMin`: one object, three D1 round
+//    trips, one durable commit before the send, one hub call): the shape the product's first reply
+//    now has, with its own work on top.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase (BENCH_PROFILE=serial:
 // the one-at-a-time phase instead) and prints its
