@@ -741,38 +741,35 @@ export class TicketRoom extends DurableObject<AppEnv> {
    * twice. The message must be stored in D1 (the caller checks). Answers once queued.
    */
   async adoptSend(send: AdoptedSend): Promise<void> {
-    const sqlStore = this.ctx.storage.sql;
-    if (sqlStore.exec("SELECT 1 FROM sends WHERE message_id = ?", send.messageId).toArray().length > 0) {
-      this.ctx.waitUntil(this.pump().catch((e) => console.error("[ticket-room] send failed", e)));
-      return;
-    }
-    const { outcome } = send;
-    const doubt = outcome.kind === "in_doubt" ? (outcome.confirmsByReference ? Date.now() + RECONCILE_MS : 0) : null;
-    const row = sqlStore
-      .exec<SendRow>(
-        "INSERT INTO sends (message_id, company_id, ticket_id, connection_id, outbound, recipient, external_id, doubt_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-        send.messageId,
-        send.companyId,
-        send.ticketId,
-        send.connectionId,
-        JSON.stringify(send.outbound),
-        JSON.stringify(send.recipient),
-        outcome.kind === "sent" ? outcome.externalId : null,
-        doubt,
-      )
-      .one();
-    if (outcome.kind === "failed") {
-      // Counted in the queue's order, as pumpNow counts its own attempts.
-      const run = this.outbox.then(async () => {
-        if (outcome.retryable) await this.failedAttempt(row, outcome);
-        else {
-          await this.settle(row, { ok: false, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage, retryable: false });
-          sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
-        }
-      });
-      this.outbox = run.catch(() => undefined);
-      await run;
-    }
+    // In the queue's order: no pass of `pumpNow` sees the send before its attempt is counted.
+    const run = this.outbox.then(async () => {
+      const sqlStore = this.ctx.storage.sql;
+      if (sqlStore.exec("SELECT 1 FROM sends WHERE message_id = ?", send.messageId).toArray().length > 0) return;
+      const { outcome } = send;
+      const doubt = outcome.kind === "in_doubt" ? (outcome.confirmsByReference ? Date.now() + RECONCILE_MS : 0) : null;
+      const row = sqlStore
+        .exec<SendRow>(
+          "INSERT INTO sends (message_id, company_id, ticket_id, connection_id, outbound, recipient, external_id, doubt_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+          send.messageId,
+          send.companyId,
+          send.ticketId,
+          send.connectionId,
+          JSON.stringify(send.outbound),
+          JSON.stringify(send.recipient),
+          outcome.kind === "sent" ? outcome.externalId : null,
+          doubt,
+        )
+        .one();
+      if (outcome.kind !== "failed") return;
+      // Counted as pumpNow counts its own attempts (a retry waits for its backoff), or failed for good.
+      if (outcome.retryable) await this.failedAttempt(row, outcome);
+      else {
+        await this.settle(row, { ok: false, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage, retryable: false });
+        sqlStore.exec("DELETE FROM sends WHERE seq = ?", row.seq);
+      }
+    });
+    this.outbox = run.catch(() => undefined);
+    await run;
     this.ctx.waitUntil(this.pump().catch((e) => console.error("[ticket-room] send failed", e)));
   }
 
