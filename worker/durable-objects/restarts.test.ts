@@ -7,6 +7,9 @@
  * - a customer message stored in D1 whose ContactSession step was never committed (the `step`
  *   fault: the instance dies between the two) is routed again when Meta redelivers it, and the bot
  *   answers it once.
+ * - a bot message a TicketRoom stored in D1 but never queued (the instance died between the two) is
+ *   queued when its send is performed again (the ContactSession's outbox retries it with the same
+ *   idempotency key), and sent once;
  * A restart cannot be forced inside workerd's test runner, so the TicketRoom tests put the room's
  * storage in the state a dead instance leaves (an attempt marked in flight) and run what a new
  * instance runs first; the ContactSession tests use the fault switch.
@@ -18,8 +21,9 @@ import { activeCompanyId, call, expectStatus, register } from "../test/helpers";
 import { cloudConnection, deliver, deliverOk, envelope, onlyTicket, textWebhook, ticketMessages, uniqueWaId, waStatus, wamid } from "../test/channel-helpers";
 import { flowDoc, publishedFlow, setDefaultFlow } from "../test/flow-helpers";
 import { contactSessionOf, roomOf } from "../lib/realtime";
-import { SEND_LEASE_MS } from "./ticket-room";
-import { failSends, sendsTo, textOf, waitFor } from "../test/standin-sends";
+import { SEND_LEASE_MS, insertMessage } from "./ticket-room";
+import { getDb } from "../lib/db";
+import { failSends, pendingOutbound, sendsTo, textOf, waitFor } from "../test/standin-sends";
 
 async function memberSend(token: string, ticketId: string, body: string): Promise<MessageAnswer> {
   return expectStatus<MessageAnswer>(await call("POST", `/api/tickets/${ticketId}/messages`, { token, body: { type: "text", body } }), 201);
@@ -162,5 +166,34 @@ describe("a customer message stored but not stepped when the ContactSession died
     expect((await sendsTo(phoneNumberId)).map(textOf)).toEqual(["Seu nome?", "Obrigado"]);
     const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM messages m JOIN connections c ON c.id = m.connection_id WHERE c.phone_number_id = ? AND m.body = 'Ana'").bind(phoneNumberId).first<{ n: number }>();
     expect(stored).toEqual({ n: 1 });
+  });
+});
+
+describe("a TicketRoom that died between a message's insert and queueing its send", () => {
+  it("queues it when the send is performed again with its idempotency key: sent once, never twice", { timeout: 30_000 }, async () => {
+    const owner = await register();
+    const connection = await cloudConnection(owner.token);
+    const waId = uniqueWaId();
+    await deliverOk(textWebhook(connection.phoneNumberId, waId, wamid(), "Oi"));
+    const ticket = await onlyTicket(owner.token);
+    const companyId = await activeCompanyId(owner.token);
+    // What the dead instance left: the message in D1, `pending`, queued nowhere.
+    const row = pendingOutbound({ id: ticket.id, companyId, contactId: ticket.contact.id, connectionId: connection.id }, "Perdida", 2, `flow:restart:${ticket.id}`);
+    expect((await insertMessage(getDb(env.DB), row, { at: row.createdAt })).inserted).toBe(true);
+    const { id: _id, seq: _seq, createdAt: _createdAt, updatedAt: _updatedAt, ...input } = row;
+    const room = roomOf(env, ticket.id);
+    const again = () => room.sendOutbound(input, { type: "text", body: "Perdida" }, { externalId: waId, phone: null });
+    const first = await again();
+    expect(first.duplicate).toBe(true);
+    expect(first.message.id).toBe(row.id);
+    await waitFor(() => messageOf(owner.token, ticket.id, row.id), (m) => m?.status === "sent", "the message queued and sent");
+    // Performed once more (the outbox's at-least-once): already sent, nothing queued or sent again.
+    expect((await again()).duplicate).toBe(true);
+    const later = await memberSend(owner.token, ticket.id, "Depois");
+    await waitFor(() => messageOf(owner.token, ticket.id, later.id), (m) => m?.status === "sent", "a later message");
+    expect((await sendsTo(connection.phoneNumberId)).map((r) => [textOf(r), r.status ?? 200])).toEqual([
+      ["Perdida", 200],
+      ["Depois", 200],
+    ]);
   });
 });

@@ -715,11 +715,29 @@ export class TicketRoom extends DurableObject<AppEnv> {
   ): Promise<AppendResult> {
     const queued = span(this.env, "room.send-queued");
     const result = await this.append(input, { ...(stats ? { stats } : {}), ...(publishFirst ? { publishFirst } : {}) });
-    if (result.duplicate) return result;
+    if (result.duplicate) {
+      // Stored by an earlier attempt whose instance died before queueing its send (the D1 insert had
+      // committed, the `sends` row had not): still `pending` and queued nowhere, so queued now. A
+      // send queued, in flight or in doubt here has its row; a settled one is no longer pending.
+      const left = result.message;
+      const queuedHere = () => this.ctx.storage.sql.exec("SELECT 1 FROM sends WHERE message_id = ?", left.id).toArray().length > 0;
+      if (left.status === "pending" && left.direction === "out" && left.ticketId === input.ticketId && !queuedHere()) {
+        console.warn(`[ticket-room] message ${left.id} was stored but never queued (its instance died); queued now`);
+        this.queueSend(left.id, input, outbound, recipient);
+      }
+      return result;
+    }
     if (connection && connection.id === input.connectionId && connection.companyId === input.companyId) this.handedConnections.set(result.message.id, connection);
+    this.queueSend(result.message.id, input, outbound, recipient);
+    queued();
+    return result;
+  }
+
+  /** Queues the send of stored message `messageId` after every earlier one and starts a pass. */
+  private queueSend(messageId: string, input: AppendInput, outbound: OutboundMessage, recipient: { externalId: string; phone: string | null }): void {
     this.ctx.storage.sql.exec(
       "INSERT INTO sends (message_id, company_id, ticket_id, connection_id, outbound, recipient) VALUES (?, ?, ?, ?, ?, ?)",
-      result.message.id,
+      messageId,
       input.companyId,
       input.ticketId,
       input.connectionId,
@@ -727,8 +745,6 @@ export class TicketRoom extends DurableObject<AppEnv> {
       JSON.stringify(recipient),
     );
     this.ctx.waitUntil(this.pump().catch((e) => console.error("[ticket-room] send failed", e)));
-    queued();
-    return result;
   }
 
   /**

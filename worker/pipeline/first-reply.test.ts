@@ -20,7 +20,7 @@ import type { FirstReplyStore, FirstSendRecord } from "./first-reply";
 import { activeCompanyId, call, expectStatus, register } from "../test/helpers";
 import { cloudConnection, deliverOk, envelope, onlyTicket, textWebhook, ticketMessages, uniqueWaId, waStatus, wamid } from "../test/channel-helpers";
 import { flowDoc, publishedFlow, setDefaultFlow } from "../test/flow-helpers";
-import { failSends, sendsTo, textOf, waitFor } from "../test/standin-sends";
+import { failSends, pendingOutbound, sendsTo, textOf, waitFor } from "../test/standin-sends";
 
 /** A company whose Cloud API connection answers a new contact with "Olá" (its default flow). */
 async function botSetup() {
@@ -162,41 +162,8 @@ describe("a first reply left in the session by an instance that died", () => {
     await deliverOk(textWebhook(connection.phoneNumberId, waId, wamid(), "oi"));
     const ticket = await onlyTicket(owner.token);
     const session = contactSessionOf(env, companyId, "whatsapp-cloud", waId);
-    const id = newId();
-    const at = Date.now();
-    const row: MessageRow = {
-      id,
-      companyId,
-      ticketId: ticket.id,
-      contactId: ticket.contact.id,
-      connectionId: connection.id,
-      seq: 2,
-      externalId: null,
-      direction: "out",
-      type: "text",
-      body: "Cortada",
-      payload: null,
-      mediaKey: null,
-      mediaMime: null,
-      mediaName: null,
-      mediaSize: null,
-      quotedId: null,
-      status: "pending",
-      editedAt: null,
-      forwarded: false,
-      reactions: null,
-      errorDetails: null,
-      apiKeyId: null,
-      errorCode: null,
-      errorMessage: null,
-      sentAt: at,
-      senderMemberId: null,
-      senderName: null,
-      idempotencyKey: `flow:test:${id}`,
-      deletedAt: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const row = pendingOutbound({ id: ticket.id, companyId, contactId: ticket.contact.id, connectionId: connection.id }, "Cortada", 2, `flow:test:${newId()}`);
+    const { id, createdAt: at } = row;
     expect((await insertMessage(getDb(env.DB), row, { guardSeq: true, at })).inserted).toBe(true);
     const record: FirstSendRecord = {
       key: row.idempotencyKey!,
