@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { connections, messages, type MessageRow } from "../../schema";
 import { getDb } from "../lib/db";
-import { newId } from "../lib/ids";
 import { cloudConnection, deliverOk, envelope, onlyTicket, textWebhook, ticketMessages, uniqueWaId, waStatus, wamid } from "../test/channel-helpers";
 import { countRows, register } from "../test/helpers";
 import { applyStatus, takeOrphanStatuses } from "./statuses";
+import { pendingOutbound } from "../test/standin-sends";
 
 const db = getDb(env.DB);
 
@@ -26,39 +26,11 @@ async function conversation() {
   /** Stores an outbound message as the TicketRoom does after the provider accepted it. */
   async function outbound(status: MessageRow["status"] = "sent", externalId: string | null = wamid()): Promise<MessageRow> {
     seq += 1;
-    const at = Date.now();
     const row: MessageRow = {
-      id: newId(),
-      companyId: connection.companyId,
-      ticketId: ticket.id,
-      contactId: ticket.contact.id,
-      connectionId: connection.id,
+      ...pendingOutbound({ id: ticket.id, companyId: connection.companyId, contactId: ticket.contact.id, connectionId: connection.id }, `resposta ${seq}`, seq, ""),
       externalId,
-      direction: "out",
-      type: "text",
-      body: `resposta ${seq}`,
-      payload: null,
-      mediaKey: null,
-      mediaMime: null,
-      mediaName: null,
-      mediaSize: null,
-      quotedId: null,
       status,
-      editedAt: null,
-      forwarded: false,
-      reactions: null,
-      errorDetails: null,
-      apiKeyId: null,
-      errorCode: null,
-      errorMessage: null,
-      sentAt: at,
-      seq,
-      senderMemberId: null,
-      senderName: null,
       idempotencyKey: null,
-      deletedAt: null,
-      createdAt: at,
-      updatedAt: at,
     };
     await db.insert(messages).values(row);
     return row;
