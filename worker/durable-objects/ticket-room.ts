@@ -2,10 +2,13 @@
  * TicketRoom: one per ticket. Serialises the ticket's writes so its messages keep their order
  * (each stored message gets the next `seq`), sends the company's messages out one after another, and
  * fans everything out to the members viewing the ticket (hibernating WebSockets) and to the
- * company's hub (lists). Typing indicators travel both ways through it. One message reaches D1
+ * company's hub (lists). Typing indicators travel both ways through it. Two messages reach D1
  * without it: a new contact's first message, stored by the ContactSession with the contact and its
  * ticket and only published here (`publishStored`, or ahead of the bot's reply that answers it, in
- * the same call: `sendOutbound`'s `publishFirst`; issue 16); the seqs continue after it.
+ * the same call: `sendOutbound`'s `publishFirst`; issue 16), and that reply when the session sends
+ * it itself (worker/pipeline/first-reply.ts), handing the room only a send that did not succeed at
+ * once (`adoptSend`). The seqs continue after them: a seq this room did not count itself (read
+ * from D1's highest) is inserted guarded (`insertMessage`'s `guardSeq`).
  *
  * Storage: a `meta` table with the ticket's seq counter; a `sends` table with the outbound messages
  * not yet settled, in order (issue 17). Messages themselves live in D1.
