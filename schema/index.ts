@@ -29,3 +29,4 @@ export * from "./franchises";
 export * from "./instagram";
 export * from "./billing";
 export * from "./whatsapp-qr";
+export * from "./routing";

@@ -23,6 +23,12 @@
  * ticket's room, handing the send to the room only when it does not succeed at once
  * (worker/pipeline/first-reply.ts; issue 16).
  *
+ * Routing reads D1 in one batch per message (`preload`), except for a message its routing would
+ * place in the open ticket the last batch found, which is routed on that batch kept in memory (the
+ * routing snapshot, `RoutingSnapshot`; issue 16): its insert checks in the same statement that no
+ * routing epoch (schema/routing.ts, kept by D1 triggers) moved since, and the message is routed
+ * again from D1 when one did.
+ *
  * Runs the flow engine (worker/flows) for the contact and performs its effects
  * (worker/pipeline/flow-effects.ts). Storage (SQLite):
  * - `meta`: the company, channel and external id this object serves, the last inbound message id;
@@ -62,6 +68,7 @@ import {
   contactIdentities,
   contacts,
   messages,
+  routingEpochs,
   tickets,
   type ConnectionFlowsRow,
   type ConnectionRow,
@@ -86,14 +93,14 @@ import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
 import { roomOf } from "../lib/realtime";
 import { presentMessages, presentTicket, previewOf } from "../lib/tickets";
-import type { AppendInput, AppendResult, HubGroup, StoredPublish } from "./ticket-room";
+import type { AppendInput, AppendResult, HubGroup, RoutingGuard, StoredPublish } from "./ticket-room";
 import { keepRejected } from "../lib/rejected-events";
 import { sendToTicket } from "../pipeline/outbound";
 import { handOverLeftSend, sendFirstReply, type FirstReplyStore, type FirstSender, type FirstSendRecord } from "../pipeline/first-reply";
 import { emitEvent, subscriptionsQuery } from "../lib/event-subscriptions";
 import { claimBroadcastReply } from "../lib/broadcasts";
-import { hoursQuery, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
-import { applyOptOut } from "../lib/opt-out";
+import { hoursQuery, outsideHoursAction, routeOutsideHours, type HoursRow } from "../lib/operating-hours-inbound";
+import { applyOptOut, isStopWord } from "../lib/opt-out";
 import { buildContext, contextOf, contextQueries, createdContextReads, performEffect, type Carried, type ContextRows, type CreatedContextRows, type FollowUp, type KnownContext, type RunTarget } from "../pipeline/flow-effects";
 import { span } from "../lib/bench-trace";
 import { routeStillHolds, type RouteCheck } from "../lib/connections";
@@ -219,8 +226,10 @@ type Prepared = { result: StepResult; flow: CompiledFlow };
  * pending ticket on the
  * connection, and the company's settings routing consults (stop words, triggers, operating hours,
  * the connection's default flows, event subscriptions) and the connection's own row (which checks
- * the row the webhook route remembered: worker/pipeline/inbound.ts). Read fresh for every message,
- * never cached across messages, so no writer elsewhere has anything to invalidate.
+ * the row the webhook route remembered: worker/pipeline/inbound.ts), with the routing epochs of the
+ * company and of the sender's contact (schema/routing.ts). The session keeps the last one as its
+ * routing snapshot (`RoutingSnapshot`): a later message it would route into the same open ticket
+ * is routed on it without this batch, and its insert checks the epochs instead.
  */
 type Preloaded = {
   seen: { id: string; ticketId: string; createdAt: number } | undefined;
@@ -239,7 +248,25 @@ type Preloaded = {
   online: string[];
   /** D1's row of the connection the message came on (checks a remembered route: issue 16). */
   connection: ConnectionRow | undefined;
+  /** The routing epochs (schema/routing.ts) of the company and of `known`'s contact (0: no row). */
+  epochs: { company: number; contact: number };
 };
+
+/**
+ * The session's routing snapshot (issue 16 "reads answered from the ContactSession's own storage"):
+ * the read batch of the last message it routed from D1, kept in memory while its contact had an open
+ * or pending ticket on `connectionId`. A later message whose routing, decided on these reads, ends
+ * in that ticket (`snapshotRoutes`) is routed without a read batch: the room inserts it only if
+ * no routing epoch of `guard` moved since (`TicketRoom.appendRouted`), in the insert's own
+ * statement, so the message is placed exactly as a fresh read would have placed it. Epochs are kept
+ * by D1 triggers on every table routing reads (migration 0010_routing_epochs), so no route needs to
+ * remember to invalidate it. Anything else (a stale answer, a duplicate, an error) drops the
+ * snapshot and the message is routed again from D1.
+ */
+type RoutingSnapshot = { connectionId: string; pre: Preloaded; guard: RoutingGuard };
+
+/** Thrown through `route` when the room would not store a message routed on the snapshot (`RoutedAppend` stale). */
+class StaleSnapshot extends Error {}
 
 /** The message being handled (set by `handle`, cleared after it): its preloaded reads and what they still answer. */
 type Turn = {
@@ -258,6 +285,14 @@ type Turn = {
   routed?: { connection: ConnectionRow; contact: ContactRow };
   /** The contact this turn inserted (it has no values, campaign or tags yet), if any. */
   createdContactId?: string;
+  /** Routed on the routing snapshot: the epochs its insert checks (`storeInbound`, `RoutingSnapshot`). */
+  guard?: RoutingGuard;
+  /**
+   * The contact this turn created with its pending ticket, as the new contact's batch left them
+   * (the sender's identity, the contact, the ticket's id, the contact's routing epoch read in the
+   * same batch): the routing snapshot of the contact's next message (`keepCreatedSnapshot`).
+   */
+  created?: { identity: ContactIdentityRow; contact: ContactRow; ticketId: string; epoch: number };
   /**
    * The pending ticket inserted in the new contact's own batch (issue 16: one round trip for both),
    * not yet handed out: the first `ticketFor` of the turn answers it as created.
@@ -370,6 +405,17 @@ function buildPreloadQueries(db: Db) {
     ),
     subscriptions: prepared(db, "preload.subscriptions", () => subscriptionsQuery(db, companyId).prepare()),
     online: prepared(db, "preload.online", () => onlineMembersQuery(db, companyId).prepare()),
+    // The routing epochs of the company and of the contact the sender's identity names (issue 16,
+    // `RoutingSnapshot`); a scope with no row has never changed (epoch 0).
+    epochs: prepared(db, "preload.epochs", () =>
+      db
+        .select({ scope: routingEpochs.scope, epoch: routingEpochs.epoch })
+        .from(routingEpochs)
+        .where(
+          drizzleSql`${routingEpochs.scope} = 'company:' || ${companyId} OR ${routingEpochs.scope} IN (SELECT 'contact:' || ${contactIdentities.contactId} FROM ${contactIdentities} WHERE ${bySender})`,
+        )
+        .prepare(),
+    ),
     connection: prepared(db, "preload.connection", () =>
       db
         .select()
@@ -433,6 +479,8 @@ export class ContactSession extends DurableObject<AppEnv> {
   private reactionsSweptAt = 0;
   /** The customer message being handled (see `Turn`); null between messages. */
   private turn: Turn | null = null;
+  /** The last read batch, while it can route this contact's next message (see `RoutingSnapshot`). */
+  private snapshot: RoutingSnapshot | null = null;
   /** What the `startFlow` being handled read (see `Starting`); null otherwise. */
   private starting: Starting | null = null;
   /**
@@ -725,6 +773,8 @@ export class ContactSession extends DurableObject<AppEnv> {
 
     let seen: Preloaded["seen"];
     if (contactEvent.kind === "message") {
+      const quick = await this.routeOnSnapshot(db, connection, event, remembered, check);
+      if (quick) return quick;
       const preloaded = span(this.env, "session.preload");
       const pre = await this.preload(db, connection, event);
       preloaded();
@@ -733,6 +783,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         // D1's row from now on (a changed token or name applies at once).
         connection = pre.connection;
       }
+      this.keepSnapshot(pre, connection);
       seen = pre.seen;
       this.turn = { pre, openContactId: pre.known?.contact.id ?? null, open: pre.open, touchedContactId: null, fresh: !seen };
     } else {
@@ -742,12 +793,107 @@ export class ContactSession extends DurableObject<AppEnv> {
       });
     }
     if (seen && !this.mayRouteAgain(event.externalId, seen.createdAt)) return { status: "duplicate", messageId: seen.id, ticketId: seen.ticketId };
-    const routed = await this.route(db, connection, event, seen !== undefined);
+    let routed: IngestResult;
+    try {
+      routed = await this.route(db, connection, event, seen !== undefined);
+    } catch (error) {
+      // Whatever the turn did before it failed, the next message reads D1 again.
+      this.snapshot = null;
+      throw error;
+    }
+    this.keepCreatedSnapshot(connection);
     // Every path that leaves a stored message's publish to a run hands it on or publishes it; this
     // is the net under them.
     await this.flushPublish();
     this.markHandled(event.externalId);
     return routed;
+  }
+
+  /**
+   * Routes a customer message on the routing snapshot (`RoutingSnapshot`) when its routing ends in
+   * the snapshot's open ticket (`snapshotRoutes`): no read batch, and the room's insert checks the
+   * snapshot's epochs. Null when the snapshot cannot route it, or when the room would not store it
+   * (an epoch moved, or D1 held the message): the snapshot is dropped then and the caller routes
+   * the message from D1, which does everything this turn did again (its writes before the insert,
+   * the contact's identities and phone, and the `meta` row, are idempotent).
+   */
+  private async routeOnSnapshot(db: Db, given: ConnectionRow, event: InboundMessage, remembered?: ConnectionRow, check?: RouteCheck): Promise<IngestResult | null> {
+    const snapshot = this.snapshot;
+    if (!snapshot || snapshot.connectionId !== given.id) return null;
+    const { pre } = snapshot;
+    // The connection as the snapshot read it: its epoch is checked with the insert.
+    const connection = pre.connection!;
+    if (remembered && !routeStillHolds(connection, remembered, check!)) return null;
+    if (!(await this.snapshotRoutes(db, pre, connection, event))) return null;
+    const routedOn = span(this.env, "session.snapshot");
+    this.turn = { pre, openContactId: pre.known!.contact.id, open: pre.open, touchedContactId: null, fresh: true, guard: snapshot.guard };
+    try {
+      const routed = await this.route(db, connection, event);
+      await this.flushPublish();
+      this.markHandled(event.externalId);
+      routedOn();
+      return routed;
+    } catch (error) {
+      this.snapshot = null;
+      if (!(error instanceof StaleSnapshot)) throw error;
+      span(this.env, "session.snapshot-stale")();
+      this.turn = null;
+      return null;
+    }
+  }
+
+  /**
+   * Whether `route` would place `event` in the snapshot's open ticket (step 3 of the file header) on
+   * the snapshot's reads: its steps 1 to 2b in the same order, each found not to take the message.
+   * Only such a message is routed on the snapshot, because every other step writes before the
+   * message's insert could check the epochs. Keep it in step with `route`.
+   */
+  private async snapshotRoutes(db: Db, pre: Preloaded, connection: ConnectionRow, event: InboundMessage): Promise<boolean> {
+    const contact = pre.known?.contact;
+    const open = pre.open;
+    if (!contact || !open || open.contactId !== contact.id || open.connectionId !== connection.id) return false;
+    // Routed here already: the read batch's `seen` answers it as a duplicate (or routes it again).
+    if (this.ctx.storage.sql.exec("SELECT 1 FROM handled WHERE external_id = ?", event.externalId).toArray().length > 0) return false;
+    if (event.type === "system") return false;
+    // A stop word opts the contact out (`applyOptOut`, a write).
+    if (event.type === "text" && event.body.length <= 100 && pre.optOutWords && isStopWord(event.body, pre.optOutWords.optOutWords)) return false;
+    // 1. A run in progress; 1b. a flow the channel named.
+    if (this.activeRun() || event.startFlowId) return false;
+    // 2. A keyword trigger (even one whose flow has no published version: `route` decides that).
+    if (await matchKeyword(db, connection.companyId, event.body, pre.keywords)) return false;
+    // 2a. Outside operating hours (`routeOutsideHours` then looks at the ticket).
+    if (!event.isGroup && (await outsideHoursAction(db, connection.companyId, connection.id, event.timestamp, pre.hours))) return false;
+    // 2b. A campaign flow, unless a member has the conversation open.
+    if ((await defaultFlowsOf(db, connection.companyId, connection.id, pre.flows)).campaignFlowId && open.status !== "open") return false;
+    return true;
+  }
+
+  /**
+   * After a turn that created its contact (no snapshot: its read batch knew no contact), keeps the
+   * snapshot the contact's next message is routed on: the turn's reads with the contact, its
+   * identity and its pending ticket as the new contact's batch inserted them, and the contact's epoch
+   * read in that batch. Only while the turn still holds that ticket as the contact's open one (a
+   * flow it started may have moved it); anything changed since moves an epoch, which the next
+   * insert finds.
+   */
+  private keepCreatedSnapshot(connection: ConnectionRow): void {
+    const turn = this.turn;
+    const made = turn?.created;
+    if (!turn || !made || this.snapshot || turn.openContactId !== made.contact.id || turn.open?.id !== made.ticketId) return;
+    this.keepSnapshot({ ...turn.pre, known: { identity: made.identity, contact: made.contact }, open: turn.open, epochs: { company: turn.pre.epochs.company, contact: made.epoch } }, connection);
+  }
+
+  /** Keeps `pre` as the routing snapshot when its contact has an open or pending ticket on `connection` (else none). */
+  private keepSnapshot(pre: Preloaded, connection: ConnectionRow): void {
+    const contact = pre.known?.contact;
+    this.snapshot =
+      contact && pre.open && pre.connection?.id === connection.id
+        ? {
+            connectionId: connection.id,
+            pre: { ...pre, seen: undefined },
+            guard: { companyScope: `company:${connection.companyId}`, companyEpoch: pre.epochs.company, contactScope: `contact:${contact.id}`, contactEpoch: pre.epochs.contact },
+          }
+        : null;
   }
 
   /**
@@ -759,7 +905,7 @@ export class ContactSession extends DurableObject<AppEnv> {
   private async preload(db: Db, connection: ConnectionRow, event: InboundMessage): Promise<Preloaded> {
     const q = preloadQueries(db);
     const values = { companyId: connection.companyId, connectionId: connection.id, channel: connection.channel, from: event.from, externalId: event.externalId };
-    const [seen, identities, senderContacts, phoneContacts, open, company, publishedRows, keywordRows, hours, flowRow, subscriptions, onlineRows, connectionRows] = await batchPrepared(db, [
+    const [seen, identities, senderContacts, phoneContacts, open, company, publishedRows, keywordRows, hours, flowRow, subscriptions, onlineRows, connectionRows, epochRows] = await batchPrepared(db, [
       [q.seen, values],
       [q.identity, values],
       [q.contact, values],
@@ -773,7 +919,9 @@ export class ContactSession extends DurableObject<AppEnv> {
       [q.subscriptions, values],
       [q.online, values],
       [q.connection, values],
+      [q.epochs, values],
     ]);
+    const epochOf = (scope: string) => epochRows.find((r) => r.scope === scope)?.epoch ?? 0;
     return {
       seen: seen[0],
       known: identities[0] && senderContacts[0] ? { identity: identities[0], contact: senderContacts[0] } : undefined,
@@ -787,6 +935,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       subscriptions,
       online: onlineRows.map((r) => r.id),
       connection: connectionRows[0],
+      epochs: { company: epochOf(`company:${connection.companyId}`), contact: senderContacts[0] ? epochOf(`contact:${senderContacts[0].id}`) : 0 },
     };
   }
 
@@ -1010,21 +1159,28 @@ export class ContactSession extends DurableObject<AppEnv> {
         })
       : undefined;
     const appended = span(this.env, "session.room-append");
-    const result = await room.append(
-      inboundInput(connection, contact.id, ticket.id, event, media, quoted?.id ?? null),
-      // `created`: the ticket was inserted by this turn, so the room need not look for earlier messages.
-      // The contact's `last_message_at` moves in the room's batch (issue 16: the message's read
-      // batch writes nothing), unless this turn inserted the contact with this message's time.
-      {
-        fresh: this.turn?.fresh === true,
-        // D1 held this message already (routed again: an earlier attempt died after storing it,
-        // maybe before its publish): the room publishes the stored row again (issue 16).
-        ...(this.turn && !this.turn.fresh ? { republish: true } : {}),
-        newTicket: created,
-        ...(waiting ? { alsoPublish: waiting } : {}),
-        ...(this.turn?.touchedContactId !== contact.id ? { touchContact: { contactId: contact.id, at: event.timestamp } } : {}),
-      },
-    );
+    const input = inboundInput(connection, contact.id, ticket.id, event, media, quoted?.id ?? null);
+    // `created`: the ticket was inserted by this turn, so the room need not look for earlier messages.
+    // The contact's `last_message_at` moves in the room's batch (issue 16: the message's read batch
+    // writes nothing), unless this turn inserted the contact with this message's time.
+    const options = {
+      fresh: this.turn?.fresh === true,
+      // D1 held this message already (routed again: an earlier attempt died after storing it,
+      // maybe before its publish): the room publishes the stored row again (issue 16).
+      ...(this.turn && !this.turn.fresh ? { republish: true } : {}),
+      newTicket: created,
+      ...(waiting ? { alsoPublish: waiting } : {}),
+      ...(this.turn?.touchedContactId !== contact.id ? { touchContact: { contactId: contact.id, at: event.timestamp } } : {}),
+    };
+    // Routed on the snapshot: stored only if its epochs hold (`routeOnSnapshot` routes it again from
+    // D1 otherwise, and a duplicate too, which the read batch's `seen` then answers).
+    const guard = this.turn?.guard;
+    let result: AppendResult;
+    if (guard) {
+      const answer = await room.appendRouted(input, options, guard);
+      if ("stale" in answer || answer.duplicate) throw new StaleSnapshot();
+      result = answer;
+    } else result = await room.append(input, options);
     appended();
     return this.afterStored(db, connection, contact, ticket, event, created, result, online, waiting, media.key);
   }
@@ -1781,8 +1937,9 @@ export class ContactSession extends DurableObject<AppEnv> {
     // The identities the contact is not known by yet (the sender's id, and its user id).
     const add = [...new Set([event.from, event.userId])].filter((id): id is string => id !== undefined && id !== known?.externalId && !(id === event.from && identity));
     // Prepared once per isolate (issue 16), as the new contact's other inserts.
+    const identityIds = new Map(add.map((externalId) => [externalId, newId()] as const));
     const identityRows = (contactId: string) =>
-      add.map((externalId) => boundInsert(db, contactIdentities, { id: newId(), companyId, contactId, channel: connection.channel, externalId, createdAt: at }, { onConflictDoNothing: true }));
+      add.map((externalId) => boundInsert(db, contactIdentities, { id: identityIds.get(externalId)!, companyId, contactId, channel: connection.channel, externalId, createdAt: at }, { onConflictDoNothing: true }));
     let identitiesAdded = false;
     if (!contact) {
       const row: ContactRow = {
@@ -1836,6 +1993,12 @@ export class ContactSession extends DurableObject<AppEnv> {
         if (ahead) {
           const rows = await createdContextReads(db, companyId, ahead, writes);
           this.turn!.contextReads = { companyId, contactId: row.id, flowId: ahead, rows: Promise.resolve(rows) };
+        } else if (this.turn && ticket && add.includes(event.from)) {
+          // The new contact's routing epoch as the inserts left it, read in the same batch: the
+          // routing snapshot can then route the contact's next message (`keepCreatedSnapshot`).
+          const results = await db.$client.batch([...writes, (db.$client as D1Database).prepare("SELECT epoch FROM routing_epochs WHERE scope = ?").bind(`contact:${row.id}`)]);
+          const epoch = (results.at(-1)?.results[0] as { epoch: number } | undefined)?.epoch ?? 0;
+          this.turn.created = { identity: { id: identityIds.get(event.from)!, companyId, contactId: row.id, channel: connection.channel, externalId: event.from, createdAt: at }, contact: row, ticketId: ticket.id, epoch };
         } else await db.$client.batch(writes);
         contact = row;
         identitiesAdded = true;

@@ -82,6 +82,21 @@ export type AppendInput = Omit<MessageRow, "id" | "seq" | "createdAt" | "updated
 export type AppendResult = { message: MessageAnswer; duplicate: boolean; statsRecorded?: boolean };
 
 /**
+ * The routing epochs (schema/routing.ts) a ContactSession routed a customer message on without
+ * reading D1 (its routing snapshot, issue 16): the message is inserted only if neither scope's epoch
+ * moved since (`ROUTING_MOVED`), in the insert's own statement. Scopes are `company:<id>` and
+ * `contact:<id>`; an epoch of 0 stands for a scope with no row.
+ */
+export type RoutingGuard = { companyScope: string; companyEpoch: number; contactScope: string; contactEpoch: number };
+
+/**
+ * `appendRouted`'s answer: the append's, or `stale` when the routing the message was placed with no
+ * longer holds (a `RoutingGuard` epoch moved) or D1 held the message already; nothing was stored or
+ * published then and the caller routes it again from D1.
+ */
+export type RoutedAppend = AppendResult | { stale: true };
+
+/**
  * A send handed to the room after a first attempt made elsewhere (`TicketRoom.adoptSend`): the
  * message (`SendRef`), what was sent and to whom, and what the attempt left: `sent` (the provider
  * took it: `externalId`), `in_doubt` (cut off in flight; `confirmsByReference`: the adapter's),
@@ -230,23 +245,36 @@ export type MessageChange =
 const SEQ_TAKEN: InsertGuard = { name: "seq-taken", exists: 'SELECT 1 FROM "messages" WHERE "ticket_id" = ? AND "seq" >= ?', keys: ["ticketId", "seq"] };
 
 /**
+ * A routing epoch moved since the ContactSession read it (`RoutingGuard`, `preparedInsert`'s
+ * `unless`): the message's routing was decided on data a writer has changed since, so the insert
+ * stores nothing and the session routes the message again on a fresh read (issue 16). A scope that
+ * had no row (epoch 0) and has one now counts as moved.
+ */
+const ROUTING_MOVED: InsertGuard = {
+  name: "routing-moved",
+  exists: 'SELECT 1 FROM "routing_epochs" WHERE ("scope" = ? AND "epoch" <> ?) OR ("scope" = ? AND "epoch" <> ?)',
+  keys: ["routingCompanyScope", "routingCompanyEpoch", "routingContactScope", "routingContactEpoch"],
+};
+
+/**
  * Inserts `row` with its ticket's list entry moved, in one D1 batch (the room's appends, and the
  * ContactSession's first reply to a new contact: worker/pipeline/first-reply.ts), and answers
  * whether the row was inserted and the ticket's list entry read back after it (undefined when the
  * ticket is gone). Not inserted: a message with the same provider id or idempotency key exists
  * (the unique indexes), or, with `guardSeq`, a message of the ticket holds `row.seq` or a later one
- * (`SEQ_TAKEN`). `touch`: the customer's message moves its contact's `last_message_at` (ms UTC) in
- * the same batch; `stats`: a flow step's block stats, counted only if this very row was inserted.
+ * (`SEQ_TAKEN`), or, with `routing`, a routing epoch moved (`ROUTING_MOVED`). `touch`: the
+ * customer's message moves its contact's `last_message_at` (ms UTC) in the same batch; `stats`: a
+ * flow step's block stats, counted only if this very row was inserted.
  */
 export async function insertMessage(
   db: Db,
   row: MessageRow,
-  options: { guardSeq?: boolean; touch?: { contactId: string; at: number }; stats?: FlowStepStats; at: number },
+  options: { guardSeq?: boolean; routing?: RoutingGuard; touch?: { contactId: string; at: number }; stats?: FlowStepStats; at: number },
 ): Promise<{ inserted: boolean; entry: Parameters<typeof presentTicketListRow>[0] | undefined }> {
   const visible = row.type !== "reaction";
   // A system event (a number change) is shown, but is nothing for a member to read.
   const unread = row.direction === "in" && row.type !== "reaction" && row.type !== "system";
-  const q = appendQueries(db, row, visible, unread, options.guardSeq === true);
+  const q = appendQueries(db, row, visible, unread, options.guardSeq === true, options.routing);
   const [inserted, , entryRows] = await batchPrepared(
     db,
     [
@@ -271,13 +299,17 @@ export async function insertMessage(
  * The insert comes with its values (`preparedInsert`). Placeholders: sentAt, preview, at, ticketId,
  * companyId, messageId (update); ticketId, companyId (the reads).
  */
-function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolean, guardSeq: boolean) {
+function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolean, guardSeq: boolean, routing?: RoutingGuard) {
+  const guards = [...(guardSeq ? [SEQ_TAKEN] : []), ...(routing ? [ROUTING_MOVED] : [])];
+  const guardValues = routing
+    ? { routingCompanyScope: routing.companyScope, routingCompanyEpoch: routing.companyEpoch, routingContactScope: routing.contactScope, routingContactEpoch: routing.contactEpoch }
+    : undefined;
   const p = (name: string) => sql`${sql.placeholder(name)}`;
   const ticketId = sql.placeholder("ticketId") as unknown as string;
   const companyId = sql.placeholder("companyId") as unknown as string;
   return {
     // With its values (the row's, encoded as drizzle encodes an insert's).
-    insert: preparedInsert(db, messages, row, { onConflictDoNothing: true, returningId: true, ...(guardSeq ? { unless: SEQ_TAKEN } : {}) }),
+    insert: preparedInsert(db, messages, row, { onConflictDoNothing: true, returningId: true, ...(guards.length ? { unless: guards } : {}), ...(guardValues ? { guardValues } : {}) }),
     update: prepared(db, `append.update:${visible}:${unread}`, () =>
       db
         .update(tickets)
@@ -579,14 +611,31 @@ export class TicketRoom extends DurableObject<AppEnv> {
       publishFirst?: StoredPublish;
     } = {},
   ): Promise<AppendResult> {
+    return (await this.appendChained(input, options)) as AppendResult;
+  }
+
+  /**
+   * `append` of a customer message its ContactSession routed on its routing snapshot, without
+   * reading D1 (issue 16): stored only if no epoch of `routing` moved since the session read it and
+   * D1 does not hold the message yet; otherwise nothing is stored or published and the answer is
+   * `stale` (the session reads D1 and routes the message again). `options` as `append`'s, without
+   * `publishFirst`.
+   */
+  async appendRouted(input: AppendInput, options: Omit<Parameters<TicketRoom["append"]>[1] & object, "publishFirst">, routing: RoutingGuard): Promise<RoutedAppend> {
+    return this.appendChained(input, options, routing);
+  }
+
+  /** `append` and `appendRouted`: the append, in this room's appends chain. */
+  private appendChained(input: AppendInput, options: NonNullable<Parameters<TicketRoom["append"]>[1]>, routing?: RoutingGuard): Promise<RoutedAppend> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
     const inside = span(this.env, "room.append-inside");
-    const run = this.appends.then(async () => {
+    const run = this.appends.then(async (): Promise<RoutedAppend> => {
       waited();
       const ahead = options.publishFirst ? (await this.storedGroups(options.publishFirst)).groups : undefined;
-      const result = await this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact, ahead);
+      const result = await this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact, ahead, routing);
+      if ("stale" in result) return result;
       // A duplicate published nothing of its own: the stored message goes to the hub alone.
       if (result.duplicate && ahead) await this.toHub(input.companyId, ahead, false);
       if (result.duplicate && options.republish && result.message.ticketId === input.ticketId) {
@@ -608,7 +657,9 @@ export class TicketRoom extends DurableObject<AppEnv> {
     touch?: { contactId: string; at: number },
     /** Hub groups published in the same call, before this message's (`append`'s `publishFirst`); only when this insert happened. */
     ahead?: HubGroup[],
-  ): Promise<AppendResult> {
+    /** `appendRouted`'s epochs: stored only if none moved, and only if D1 does not hold the message yet. */
+    routing?: RoutingGuard,
+  ): Promise<RoutedAppend> {
     const db = getDb(this.env.DB);
     // Counted with the insert only under an id of the room's own (a new one exists only if this very
     // insert made it); with a caller's id they are left to the caller (`statsRecorded` absent).
@@ -633,7 +684,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       // One round trip (issue 16): the insert, the ticket's list entry (only when the insert
       // happened: a duplicate moves nothing) and the ticket as the lists show it.
       const batched = span(this.env, "room.batch");
-      const stored = await insertMessage(db, candidate, { guardSeq: next.fromD1, ...(touch ? { touch } : {}), ...(stats ? { stats } : {}), at });
+      const stored = await insertMessage(db, candidate, { guardSeq: next.fromD1, ...(routing ? { routing } : {}), ...(touch ? { touch } : {}), ...(stats ? { stats } : {}), at });
       batched();
       if (stored.inserted) {
         row = candidate;
@@ -643,6 +694,9 @@ export class TicketRoom extends DurableObject<AppEnv> {
       // The seq taken for the duplicate is given back (appends run one at a time, so it is still the
       // last one handed out): the ticket's seqs stay without gaps.
       this.ctx.storage.sql.exec("UPDATE meta SET v = v - 1 WHERE k = 'seq' AND v = ?", candidate.seq);
+      // Routed on a snapshot: whatever stopped the insert (an epoch moved, the message stored
+      // already, the seq taken), the session routes the message again from D1.
+      if (routing) return { stale: true };
       const again = await this.findExisting(input);
       if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true, ...(stats ? { statsRecorded: true } : {}) };
       if (!next.fromD1 || tries >= 2) throw new Error("message insert conflicted but no existing row was found");

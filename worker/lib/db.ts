@@ -109,21 +109,23 @@ export function boundPrepared(db: Db, query: PreparedLike, values: Record<string
  * insert's (JSON, booleans), null kept NULL (drizzle's own encoding of a placeholder would store a
  * JSON null as the text 'null'). Keys of `row` that are not columns, or undefined, are left out.
  * `onConflictDoNothing`: a conflicting row inserts nothing; `returningId`: the inserted row's `id`
- * is answered (`[{ id }]`, or `[]` when nothing was inserted); `unless`: a condition under which
- * nothing is inserted (`InsertGuard`). Run it with `batchPrepared`, or bind it with `boundPrepared`.
+ * is answered (`[{ id }]`, or `[]` when nothing was inserted); `unless`: conditions under which
+ * nothing is inserted (`InsertGuard`, one or several); `guardValues`: values of the guards' keys that
+ * are not the row's (added to the answered values). Run it with `batchPrepared`, or bind it with
+ * `boundPrepared`.
  */
 export function preparedInsert(
   db: Db,
   table: SQLiteTable,
   row: Record<string, unknown>,
-  options: { onConflictDoNothing?: boolean; returningId?: boolean; unless?: InsertGuard } = {},
+  options: { onConflictDoNothing?: boolean; returningId?: boolean; unless?: InsertGuard | readonly InsertGuard[]; guardValues?: Record<string, unknown> } = {},
 ): readonly [PreparedLike & { execute(values?: Record<string, unknown>): Promise<{ id: string }[]> }, Record<string, unknown>] {
   const columns = getTableColumns(table) as Record<string, { name: string; mapToDriverValue(value: unknown): unknown }>;
   const keys = Object.keys(row).filter((k) => k in columns && row[k] !== undefined);
-  const guard = options.unless;
-  const name = `insert:${getTableName(table)}:${options.onConflictDoNothing ? "ignore" : "plain"}:${options.returningId ? "id" : "-"}:${guard ? `unless ${guard.name}` : "-"}:${keys.join(",")}`;
+  const guards = options.unless === undefined ? [] : Array.isArray(options.unless) ? (options.unless as readonly InsertGuard[]) : [options.unless as InsertGuard];
+  const name = `insert:${getTableName(table)}:${options.onConflictDoNothing ? "ignore" : "plain"}:${options.returningId ? "id" : "-"}:${guards.length ? `unless ${guards.map((g) => g.name).join("+")}` : "-"}:${keys.join(",")}`;
   const query = prepared(db, name, () => {
-    if (guard) return guardedInsert(db, getTableName(table), keys.map((k) => [k, columns[k]!.name] as const), guard, options);
+    if (guards.length) return guardedInsert(db, getTableName(table), keys.map((k) => [k, columns[k]!.name] as const), guards, options);
     const insert = db.insert(table).values(Object.fromEntries(keys.map((k) => [k, sql`${sql.placeholder(k)}`])) as never);
     const guarded = options.onConflictDoNothing ? insert.onConflictDoNothing() : insert;
     if (!options.returningId) return guarded.prepare() as unknown as PreparedLike;
@@ -133,6 +135,7 @@ export function preparedInsert(
   });
   const values: Record<string, unknown> = {};
   for (const key of keys) values[key] = row[key] === null ? null : columns[key]!.mapToDriverValue(row[key]);
+  if (options.guardValues) Object.assign(values, options.guardValues);
   return [query as PreparedLike & { execute(values?: Record<string, unknown>): Promise<{ id: string }[]> }, values] as const;
 }
 
@@ -141,16 +144,17 @@ export function preparedInsert(
  * (`SELECT 1 FROM … WHERE …`) whose `?`s take the row's values named by `keys`, in order; `name`
  * tells the prepared statements apart. The insert becomes `INSERT … SELECT … WHERE NOT EXISTS
  * (exists)`, one statement, so the check and the insert see the same database (D1 runs one
- * statement at a time).
+ * statement at a time). Several guards are joined with AND (`… WHERE NOT EXISTS (a) AND NOT EXISTS
+ * (b)`); a key that is not a column of the row takes its value from `preparedInsert`'s `guardValues`.
  */
 export type InsertGuard = { name: string; exists: string; keys: readonly string[] };
 
 /** `preparedInsert`'s statement with a guard (`InsertGuard`), as drizzle's prepared queries answer. */
-function guardedInsert(db: Db, table: string, keys: readonly (readonly [string, string])[], guard: InsertGuard, options: { onConflictDoNothing?: boolean; returningId?: boolean }): PreparedLike {
+function guardedInsert(db: Db, table: string, keys: readonly (readonly [string, string])[], guards: readonly InsertGuard[], options: { onConflictDoNothing?: boolean; returningId?: boolean }): PreparedLike {
   const text =
-    `insert into "${table}" (${keys.map(([, column]) => `"${column}"`).join(", ")}) select ${keys.map(() => "?").join(", ")} where not exists (${guard.exists})` +
+    `insert into "${table}" (${keys.map(([, column]) => `"${column}"`).join(", ")}) select ${keys.map(() => "?").join(", ")} where ${guards.map((g) => `not exists (${g.exists})`).join(" and ")}` +
     `${options.onConflictDoNothing ? " on conflict do nothing" : ""}${options.returningId ? ' returning "id"' : ""}`;
-  const params = [...keys.map(([key]) => sql.placeholder(key)), ...guard.keys.map((key) => sql.placeholder(key))];
+  const params = [...keys.map(([key]) => sql.placeholder(key)), ...guards.flatMap((g) => g.keys.map((key) => sql.placeholder(key)))];
   const client = db.$client as D1Database;
   const rows = (result: unknown) => ((result as { results?: unknown[] }).results ?? []) as { id: string }[];
   const stmt = client.prepare(text);

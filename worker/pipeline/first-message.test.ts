@@ -81,8 +81,9 @@ describe("a new contact's first message", () => {
     startD1Count();
     await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "dois"));
     const { trips, statements } = stopD1Count();
-    // The read batch and the room's batch: no look-up of the seqs the room did not hand out.
-    expect(trips, statements.join("\n")).toBe(2);
+    // The room's batch alone: no look-up of the seqs the room did not hand out, and no read batch
+    // (routed on the snapshot the contact's first message left: the routing epochs, issue 16).
+    expect(trips, statements.join("\n")).toBe(1);
     await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "três"));
     expect((await messagesOf(from)).map((m) => [m.seq, m.body])).toEqual([
       [1, "um"],
