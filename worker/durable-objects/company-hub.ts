@@ -132,17 +132,21 @@ export class CompanyHub extends DurableObject<AppEnv> {
   }
 
   private publishMany(bodies: HubEventBody[], audience: Audience): number[] {
+    if (bodies.length === 0) return [];
     const at = Date.now();
     const audienceText = JSON.stringify(audience);
-    const texts: string[] = [];
-    const seqs: number[] = [];
-    for (const body of bodies) {
-      const row = this.ctx.storage.sql.exec<{ seq: number }>("INSERT INTO events (at, audience, body) VALUES (?, ?, ?) RETURNING seq", at, audienceText, JSON.stringify(body)).one();
-      const event: HubEvent = { ...body, seq: row.seq, at };
-      texts.push(JSON.stringify(event));
-      seqs.push(row.seq);
-      if (row.seq % 500 === 0) this.ctx.storage.sql.exec("DELETE FROM events WHERE seq <= ?", row.seq - HUB_EVENTS_KEPT);
-    }
+    // One statement for the whole call (issue 16: a message and its list entry were two). The rows
+    // are inserted in the order given, so their seqs ascend in that order whatever order RETURNING
+    // answers them in.
+    const seqs = this.ctx.storage.sql
+      .exec<{ seq: number }>(`INSERT INTO events (at, audience, body) VALUES ${bodies.map(() => "(?, ?, ?)").join(", ")} RETURNING seq`, ...bodies.flatMap((body) => [at, audienceText, JSON.stringify(body)]))
+      .toArray()
+      .map((row) => row.seq)
+      .sort((a, b) => a - b);
+    const texts = bodies.map((body, i) => JSON.stringify({ ...body, seq: seqs[i]!, at } satisfies HubEvent));
+    // Older events are trimmed each time a seq passes a multiple of 500.
+    const last = seqs[seqs.length - 1]!;
+    if (Math.floor(last / 500) > Math.floor((seqs[0]! - 1) / 500)) this.ctx.storage.sql.exec("DELETE FROM events WHERE seq <= ?", last - HUB_EVENTS_KEPT);
     for (const ws of this.ctx.getWebSockets()) {
       const viewer: unknown = ws.deserializeAttachment();
       if (!isViewer(viewer)) continue;

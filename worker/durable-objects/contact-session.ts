@@ -846,14 +846,14 @@ export class ContactSession extends DurableObject<AppEnv> {
    * Whether `route` would place `event` in the snapshot's open ticket (step 3 of the file header) on
    * the snapshot's reads: its steps 1 to 2b in the same order, each found not to take the message.
    * Only such a message is routed on the snapshot, because every other step writes before the
-   * message's insert could check the epochs. Keep it in step with `route`.
+   * message's insert could check the epochs. Keep it in step with `route`. (A message stored
+   * already, a redelivery, is not looked for here: its insert conflicts, the room answers `stale`,
+   * and the read batch's `seen` then answers it.)
    */
   private async snapshotRoutes(db: Db, pre: Preloaded, connection: ConnectionRow, event: InboundMessage): Promise<boolean> {
     const contact = pre.known?.contact;
     const open = pre.open;
     if (!contact || !open || open.contactId !== contact.id || open.connectionId !== connection.id) return false;
-    // Routed here already: the read batch's `seen` answers it as a duplicate (or routes it again).
-    if (this.ctx.storage.sql.exec("SELECT 1 FROM handled WHERE external_id = ?", event.externalId).toArray().length > 0) return false;
     if (event.type === "system") return false;
     // A stop word opts the contact out (`applyOptOut`, a write).
     if (event.type === "text" && event.body.length <= 100 && pre.optOutWords && isStopWord(event.body, pre.optOutWords.optOutWords)) return false;
