@@ -496,6 +496,8 @@ export class ContactSession extends DurableObject<AppEnv> {
   private noActiveRun = false;
   /** This instance's copy of the `meta` table (see `metaTable`); null until first read. */
   private metaRows: Map<string, string> | null = null;
+  /** `metaRows` holds a `lastInbound` that `meta` does not yet (`setMeta`, `flushMeta`). */
+  private lastInboundUnwritten = false;
   /**
    * Whether `pending_reactions` may hold a row: false once a look-up found the table empty, true
    * again when a reaction is kept there (only this instance writes it). Null: not known yet.
@@ -577,6 +579,8 @@ export class ContactSession extends DurableObject<AppEnv> {
         return await this.handle(connectionId, event, connection, check);
       } finally {
         this.turn = null;
+        // A turn that ended before its `handled` mark (an error) still writes its `lastInbound`.
+        this.flushMeta();
         const rearm = span(this.env, "session.rearm");
         await this.rearm();
         rearm();
@@ -968,8 +972,9 @@ export class ContactSession extends DurableObject<AppEnv> {
     return storedAt >= since && storedAt > Date.now() - HANDLED_TTL_MS;
   }
 
-  /** Remembers that the message `externalId` was routed (see `handled` in the file header). */
+  /** Remembers that the message `externalId` was routed (see `handled` in the file header), with an unwritten `lastInbound` (one commit). */
   private markHandled(externalId: string): void {
+    this.flushMeta();
     const sql = this.ctx.storage.sql;
     const at = Date.now();
     sql.exec("INSERT INTO handled (external_id, at) VALUES (?, ?) ON CONFLICT(external_id) DO NOTHING", externalId, at);
@@ -1357,18 +1362,36 @@ export class ContactSession extends DurableObject<AppEnv> {
   /**
    * Writes the `meta` rows that differ from `meta` (most messages change only `lastInbound`),
    * compared with this instance's copy of the table (`metaRows`), so a message reads nothing here
-   * (issue 16: was a SELECT of the table per message).
+   * (issue 16: was a SELECT of the table per message). A change of `lastInbound` alone is kept in
+   * the copy and written with the turn's `handled` mark (`flushMeta`), so the two land in one
+   * storage commit instead of one before the room's call and one after it (issue 16); any other
+   * change is written at once, with it.
    */
   private setMeta(meta: { companyId: string; channel: string; externalId: string; lastInbound?: string }): void {
     const current = this.metaTable();
     const changed = Object.entries(meta).filter((entry): entry is [string, string] => entry[1] !== undefined && current.get(entry[0]) !== entry[1]);
     if (changed.length === 0) return;
-    // One statement for every changed row (a new contact's first message writes four).
-    this.ctx.storage.sql.exec(
-      `INSERT INTO meta (k, v) VALUES ${changed.map(() => "(?, ?)").join(", ")} ON CONFLICT(k) DO UPDATE SET v = excluded.v`,
-      ...changed.flat(),
-    );
     for (const [k, v] of changed) current.set(k, v);
+    if (changed.every(([k]) => k === "lastInbound")) {
+      this.lastInboundUnwritten = true;
+      return;
+    }
+    this.writeMeta(changed.map(([k]) => k));
+  }
+
+  /** Writes the `meta` rows `keys` (and an unwritten `lastInbound`) from this instance's copy, in one statement. */
+  private writeMeta(keys: string[]): void {
+    const current = this.metaTable();
+    const rows = [...new Set([...keys, ...(this.lastInboundUnwritten ? ["lastInbound"] : [])])].map((k) => [k, current.get(k)!] as const);
+    this.lastInboundUnwritten = false;
+    if (rows.length === 0) return;
+    // One statement for every changed row (a new contact's first message writes four).
+    this.ctx.storage.sql.exec(`INSERT INTO meta (k, v) VALUES ${rows.map(() => "(?, ?)").join(", ")} ON CONFLICT(k) DO UPDATE SET v = excluded.v`, ...rows.flat());
+  }
+
+  /** Writes a `lastInbound` that `setMeta` left in this instance's copy only (a no-op otherwise). */
+  private flushMeta(): void {
+    if (this.lastInboundUnwritten) this.writeMeta([]);
   }
 
   /**

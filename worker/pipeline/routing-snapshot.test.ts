@@ -6,9 +6,10 @@
  * (a ticket closed, a keyword created, operating hours turned on, the contact's identities) moves
  * an epoch, and the next message is then routed exactly as a fresh read would route it.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { startD1Count, stopD1Count } from "../lib/d1-count";
+import { contactSessionOf } from "../lib/realtime";
 import { cloudConnection, deliverOk, listTickets, sentTo, textWebhook, ticketMessages, uniqueWaId, until, wamid } from "../test/channel-helpers";
 import { flowDoc, publishedFlow } from "../test/flow-helpers";
 import { activeCompanyId, call, expectStatus, register } from "../test/helpers";
@@ -69,6 +70,17 @@ describe("the routing snapshot", () => {
       [3, "quero saber do pedido"],
     ]);
     expect(new Set(stored.map((m) => m.ticket_id)).size).toBe(1);
+  });
+
+  it("keeps the last inbound message id in the session's storage (written with its handled mark)", async () => {
+    const { connection, from, companyId } = await conversation();
+    const id = wamid();
+    await deliverOk(textWebhook(connection.phoneNumberId, from, id, "a última"));
+    const kept = await runInDurableObject(contactSessionOf(env, companyId, "whatsapp-cloud", from), (_instance, ctx) => ({
+      lastInbound: ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = 'lastInbound'").toArray()[0]?.v,
+      handled: ctx.storage.sql.exec("SELECT 1 FROM handled WHERE external_id = ?", id).toArray().length,
+    }));
+    expect(kept).toEqual({ lastInbound: id, handled: 1 });
   });
 
   it("a redelivered message routed on the snapshot is stored once and answered as a duplicate", async () => {
