@@ -14,7 +14,7 @@
  * refused when it arrives after it. A socket whose token expired is closed on the next event.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { HubEvent, HubEventBody } from "../../schema/realtime";
+import type { HubEventBody } from "../../schema/realtime";
 import type { AppEnv } from "../env";
 import { roomOf } from "../lib/realtime";
 import {
@@ -138,12 +138,15 @@ export class CompanyHub extends DurableObject<AppEnv> {
     // One statement for the whole call (issue 16: a message and its list entry were two). The rows
     // are inserted in the order given, so their seqs ascend in that order whatever order RETURNING
     // answers them in.
+    const stored = bodies.map((body) => JSON.stringify(body));
     const seqs = this.ctx.storage.sql
-      .exec<{ seq: number }>(`INSERT INTO events (at, audience, body) VALUES ${bodies.map(() => "(?, ?, ?)").join(", ")} RETURNING seq`, ...bodies.flatMap((body) => [at, audienceText, JSON.stringify(body)]))
+      .exec<{ seq: number }>(`INSERT INTO events (at, audience, body) VALUES ${bodies.map(() => "(?, ?, ?)").join(", ")} RETURNING seq`, ...stored.flatMap((text) => [at, audienceText, text]))
       .toArray()
       .map((row) => row.seq)
       .sort((a, b) => a - b);
-    const texts = bodies.map((body, i) => JSON.stringify({ ...body, seq: seqs[i]!, at } satisfies HubEvent));
+    // The frame is the stored body with its seq and time (schema/realtime.ts `HubEvent`), appended to its JSON text
+    // rather than serialised again (a body is a non-empty object: it has a `type`).
+    const texts = stored.map((text, i) => `${text.slice(0, -1)},"seq":${seqs[i]!},"at":${at}}`);
     // Older events are trimmed each time a seq passes a multiple of 500.
     const last = seqs[seqs.length - 1]!;
     if (Math.floor(last / 500) > Math.floor((seqs[0]! - 1) / 500)) this.ctx.storage.sql.exec("DELETE FROM events WHERE seq <= ?", last - HUB_EVENTS_KEPT);
