@@ -21,7 +21,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker, configWithoutAssets, must, percentile, pool, reservePorts, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, workerdRss, wranglerEnv } from "./lib.mjs";
+import { bundleWorker, configWithoutAssets, must, percentile, pool, reservePorts, startCpuProfile, startWrangler, summariseProfile, traceLines, waitFor, workerdCpu, cpuSince, workerdRss, wranglerEnv } from "./lib.mjs";
 import { metaSignature, startMetaStandIn } from "../standins/meta-graph.ts";
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
@@ -120,6 +120,7 @@ try {
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, workerdRss())), 250);
   const t0 = performance.now();
+  const cpu0 = workerdCpu();
   let failures = 0;
   const failureSamples = new Map();
   const deliver = async ({ c, m }) => {
@@ -154,6 +155,7 @@ try {
   const deadline = Date.now() + 30_000;
   while (pushedAt.size < jobs.length - failures && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const elapsed = (performance.now() - t0) / 1000;
+  const inboundCpu = cpuSince(cpu0);
   clearInterval(sampler);
   const profile = stopProfile ? await stopProfile() : null;
   // BENCH_PROFILE_OUT=<dir>: the raw profile and the bundle it refers to are kept there (for a call tree).
@@ -184,20 +186,24 @@ try {
 
   // Baseline: the same number of requests at the same concurrency on an endpoint with no storage.
   const h0 = performance.now();
+  const healthCpu0 = workerdCpu();
   await pool(jobs, CONCURRENCY, async () => {
     const res = await fetch(`${base}/api/health`);
     await res.arrayBuffer();
   });
   const healthElapsed = (performance.now() - h0) / 1000;
+  const healthCpu = cpuSince(healthCpu0);
   // Baseline: one bare D1 insert per request (POST /api/dev/bench/d1-insert), same count and concurrency.
   let insertFailures = 0;
   const d0 = performance.now();
+  const insertCpu0 = workerdCpu();
   await pool(jobs, CONCURRENCY, async () => {
     const res = await fetch(`${base}/api/dev/bench/d1-insert`, { method: "POST" });
     if (res.status !== 200) insertFailures++;
     await res.arrayBuffer();
   });
   const insertElapsed = (performance.now() - d0) / 1000;
+  const insertCpu = cpuSince(insertCpu0);
   // The platform's floor: the skeleton with the messages' keys (one pair of objects per contact).
   let skeletonFailures = 0;
   const skeleton = async (key) => {
@@ -209,8 +215,10 @@ try {
   };
   await fetch(`${base}/api/dev/bench/trace?reset=1`);
   const k0 = performance.now();
+  const skeletonCpu0 = workerdCpu();
   await pool(jobs, CONCURRENCY, async ({ c }) => skeleton(`c${c}`));
   const skeletonElapsed = (performance.now() - k0) / 1000;
+  const skeletonCpu = cpuSince(skeletonCpu0);
   const skeletonStarts = await objectStarts(["hop.start"]);
   const skeletonSerial = [];
   for (let i = 0; i < SERIAL; i++) skeletonSerial.push(await skeleton(`c${i % 20}`));
@@ -234,10 +242,12 @@ try {
     if (res.status !== 200) pushFailures++;
   };
   const p0 = performance.now();
+  const pushCpu0 = workerdCpu();
   await pool(jobs, CONCURRENCY, async ({ c, m }) => skeletonPush(`p${c}`, `${c}-${m}`));
   const pushDeadline = Date.now() + 30_000;
   while (framedAt.size < jobs.length - pushFailures && Date.now() < pushDeadline) await new Promise((r) => setTimeout(r, 100));
   const pushElapsed = (performance.now() - p0) / 1000;
+  const pushCpu = cpuSince(pushCpu0);
   const pushFramed = framedAt.size;
   const pushSerial = [];
   for (let i = 0; i < SERIAL; i++) {
@@ -271,7 +281,16 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
   ratio inbound/skeleton: ${(rate / skeletonRate).toFixed(3)} throughput; concurrency 1 p95 POST→frame / skeleton p95 = ${(percentile(serial, 95) / percentile(skeletonSerial, 95)).toFixed(2)}
   ratio skeleton/health: ${(skeletonRate / healthRate).toFixed(3)}; skeleton/insert: ${(skeletonRate / insertRate).toFixed(3)} (the floor against the issue's targets 0.25 and 0.5)
   skeleton + push:     (the floor of "store and push": the skeleton, then a hub object's storage write and a frame on a socket) ${pushFramed} of ${jobs.length} framed (${pushFailures} failures), ${pushRate.toFixed(1)}/s at concurrency ${CONCURRENCY}; one at a time POST→frame p50 ${percentile(pushSerial, 50).toFixed(1)} ms, p95 ${percentile(pushSerial, 95).toFixed(1)} ms
-  ratio to it:         inbound/(skeleton + push) ${(rate / pushRate).toFixed(3)} throughput, concurrency 1 p95 ${(percentile(serial, 95) / percentile(pushSerial, 95)).toFixed(2)}; (skeleton + push)/health ${(pushRate / healthRate).toFixed(3)}, /insert ${(pushRate / insertRate).toFixed(3)}${concurrentStages}${serialStages}
+  ratio to it:         inbound/(skeleton + push) ${(rate / pushRate).toFixed(3)} throughput, concurrency 1 p95 ${(percentile(serial, 95) / percentile(pushSerial, 95)).toFixed(2)}; (skeleton + push)/health ${(pushRate / healthRate).toFixed(3)}, /insert ${(pushRate / insertRate).toFixed(3)}
+  CPU per operation (concurrency ${CONCURRENCY}; workerd's processes, its busiest thread and its share of the phase, this load generator):
+${[
+  ["inbound", inboundCpu, latencies.length],
+  ["/api/health", healthCpu, jobs.length],
+  ["bare insert", insertCpu, jobs.length - insertFailures],
+  ["skeleton", skeletonCpu, jobs.length - skeletonFailures],
+  ["skeleton + push", pushCpu, pushFramed],
+].map(([name, c, n]) => `    ${name.padEnd(16)} workerd ${(c.workerdMs / n).toFixed(2)} ms, busiest thread ${(c.threadMs / n).toFixed(2)} ms (${(100 * c.threadBusy).toFixed(0)} % busy), client ${(c.clientMs / n).toFixed(2)} ms`).join("\n")}
+  CPU ratio:           bare insert / inbound, workerd ${(insertCpu.workerdMs / (jobs.length - insertFailures) / (inboundCpu.workerdMs / latencies.length)).toFixed(3)}, busiest thread ${(insertCpu.threadMs / (jobs.length - insertFailures) / (inboundCpu.threadMs / latencies.length)).toFixed(3)} (the insert's CPU for one message's: the throughput ratio a saturated thread would give)${concurrentStages}${serialStages}
 ${profile ? summariseProfile(profile, bundle[0]).join("\n") : ""}`);
 } finally {
   await heldPorts.release();

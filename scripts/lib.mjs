@@ -396,6 +396,47 @@ export function workerdRss() {
   return total;
 }
 
+/**
+ * CPU time (ms) of every `workerd` process so far, and of its busiest thread, from /proc (Linux:
+ * utime + stime of each task, in clock ticks of 10 ms). Two readings around a benchmark phase give
+ * the phase's CPU per operation (`cpuSince`), a figure that moves far less between runs than a
+ * rate does.
+ */
+export function workerdCpu() {
+  const threads = new Map();
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!/^Name:\s*workerd/m.test(readFileSync(`/proc/${pid}/status`, "utf8"))) continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+        threads.set(`${pid}/${tid}`, ms);
+        total += ms;
+      }
+    } catch {
+      // process or thread went away
+    }
+  }
+  return { total, threads, at: performance.now(), self: process.cpuUsage() };
+}
+
+/**
+ * The CPU a phase used between `workerdCpu()` reading `before` and now: workerd's in all
+ * (`workerdMs`), its busiest thread's (`threadMs`) and its share of the phase's wall time
+ * (`threadBusy`, 0–1), and this benchmark process's own (`clientMs`, the load generator).
+ */
+export function cpuSince(before) {
+  const now = workerdCpu();
+  let threadMs = 0;
+  for (const [id, ms] of now.threads) threadMs = Math.max(threadMs, ms - (before.threads.get(id) ?? 0));
+  const wall = now.at - before.at;
+  const self = process.cpuUsage(before.self);
+  return { workerdMs: now.total - before.total, threadMs, threadBusy: wall > 0 ? threadMs / wall : 0, clientMs: (self.user + self.system) / 1000 };
+}
+
 /** Whether a real Asaas key is configured for `npm start` (the environment or .dev.vars). */
 export function asaasConfigured() {
   const devVars = existsSync(`${root}.dev.vars`) ? readFileSync(`${root}.dev.vars`, "utf8") : "";

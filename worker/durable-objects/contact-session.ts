@@ -31,8 +31,8 @@
  *
  * Runs the flow engine (worker/flows) for the contact and performs its effects
  * (worker/pipeline/flow-effects.ts). Storage (SQLite):
- * - `meta`: the company, channel and external id this object serves, the last inbound message id;
- *   a first reply in hand (`first_send`, JSON, worker/pipeline/first-reply.ts) until it is settled
+ * - `meta`: the company, channel and external id this object serves (and, written by older
+ *   versions, the last inbound message id, now the newest `handled` row); a first reply in hand (`first_send`, JSON, worker/pipeline/first-reply.ts) until it is settled
  *   or handed to its room;
  * - `runs`: each run (flow, the published version it started with, ticket, engine state as JSON);
  *   at most one run is in progress; the last 20 ended runs are kept for the contact's page, each
@@ -43,7 +43,7 @@
  *   ahead of them (see above);
  * - `faults`: armed faults of the fault switch (local and test only, worker/lib/faults.ts);
  * - `handled`: provider ids of the inbound messages this object has routed to the end (kept
- *   HANDLED_TTL_MS). A message is marked in the same storage transaction as the step that consumes
+ *   HANDLED_TTL_MS); the newest row is the contact's last message. A message is marked in the same storage transaction as the step that consumes
  *   it (a run's answered step, a new run's first step), or once routing ends. A redelivery of a
  *   message D1 holds but this table does not (the object died between storing it and committing
  *   its step, issue 17) is routed again instead of being answered as a duplicate: storing it again
@@ -496,8 +496,11 @@ export class ContactSession extends DurableObject<AppEnv> {
   private noActiveRun = false;
   /** This instance's copy of the `meta` table (see `metaTable`); null until first read. */
   private metaRows: Map<string, string> | null = null;
-  /** `metaRows` holds a `lastInbound` that `meta` does not yet (`setMeta`, `flushMeta`). */
-  private lastInboundUnwritten = false;
+  /**
+   * The provider id of the contact's last message routed here (`lastInboundId`); undefined until
+   * this instance routes one or looks it up.
+   */
+  private lastInbound: string | null | undefined = undefined;
   /**
    * Whether `pending_reactions` may hold a row: false once a look-up found the table empty, true
    * again when a reaction is kept there (only this instance writes it). Null: not known yet.
@@ -579,8 +582,6 @@ export class ContactSession extends DurableObject<AppEnv> {
         return await this.handle(connectionId, event, connection, check);
       } finally {
         this.turn = null;
-        // A turn that ended before its `handled` mark (an error) still writes its `lastInbound`.
-        this.flushMeta();
         const rearm = span(this.env, "session.rearm");
         await this.rearm();
         rearm();
@@ -972,9 +973,12 @@ export class ContactSession extends DurableObject<AppEnv> {
     return storedAt >= since && storedAt > Date.now() - HANDLED_TTL_MS;
   }
 
-  /** Remembers that the message `externalId` was routed (see `handled` in the file header), with an unwritten `lastInbound` (one commit). */
+  /**
+   * Remembers that the message `externalId` was routed (see `handled` in the file header). The
+   * table's newest row is also the contact's last message (`lastInboundId`): one statement and one
+   * storage commit per message (issue 16).
+   */
   private markHandled(externalId: string): void {
-    this.flushMeta();
     const sql = this.ctx.storage.sql;
     const at = Date.now();
     sql.exec("INSERT INTO handled (external_id, at) VALUES (?, ?) ON CONFLICT(external_id) DO NOTHING", externalId, at);
@@ -994,7 +998,8 @@ export class ContactSession extends DurableObject<AppEnv> {
 
     const contact = await this.upsertContact(db, connection, event, this.turn?.pre);
     if (this.turn) this.turn.routed = { connection, contact };
-    this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: event.from, lastInbound: event.externalId });
+    this.setMeta({ companyId: connection.companyId, channel: connection.channel, externalId: event.from });
+    this.lastInbound = event.externalId;
     const companyId = connection.companyId;
     // A number or user-id change is an event in the conversation, not a customer's message: no
     // flow, keyword or greeting sees it.
@@ -1360,38 +1365,30 @@ export class ContactSession extends DurableObject<AppEnv> {
   // -------------------------------------------------------------------------------------------
 
   /**
-   * Writes the `meta` rows that differ from `meta` (most messages change only `lastInbound`),
-   * compared with this instance's copy of the table (`metaRows`), so a message reads nothing here
-   * (issue 16: was a SELECT of the table per message). A change of `lastInbound` alone is kept in
-   * the copy and written with the turn's `handled` mark (`flushMeta`), so the two land in one
-   * storage commit instead of one before the room's call and one after it (issue 16); any other
-   * change is written at once, with it.
+   * Writes the `meta` rows that differ from `meta` (a message changes none once its contact's first
+   * is routed), compared with this instance's copy of the table (`metaRows`), so a message reads
+   * nothing here (issue 16: was a SELECT of the table per message), in one statement.
    */
-  private setMeta(meta: { companyId: string; channel: string; externalId: string; lastInbound?: string }): void {
+  private setMeta(meta: { companyId: string; channel: string; externalId: string }): void {
     const current = this.metaTable();
-    const changed = Object.entries(meta).filter((entry): entry is [string, string] => entry[1] !== undefined && current.get(entry[0]) !== entry[1]);
+    const changed = Object.entries(meta).filter((entry) => current.get(entry[0]) !== entry[1]);
     if (changed.length === 0) return;
     for (const [k, v] of changed) current.set(k, v);
-    if (changed.every(([k]) => k === "lastInbound")) {
-      this.lastInboundUnwritten = true;
-      return;
+    // One statement for every changed row (a new contact's first message writes three).
+    this.ctx.storage.sql.exec(`INSERT INTO meta (k, v) VALUES ${changed.map(() => "(?, ?)").join(", ")} ON CONFLICT(k) DO UPDATE SET v = excluded.v`, ...changed.flat());
+  }
+
+  /**
+   * The provider id of the contact's last message routed by this object (the typing indicator's
+   * `message_id`, WhatsApp Cloud API): the one this instance routed last, else the newest `handled`
+   * row (kept HANDLED_TTL_MS), else the `meta` row an older version wrote; null when none.
+   */
+  private lastInboundId(): string | null {
+    if (this.lastInbound === undefined) {
+      const newest = this.ctx.storage.sql.exec<{ external_id: string }>("SELECT external_id FROM handled ORDER BY at DESC, rowid DESC LIMIT 1").toArray()[0];
+      this.lastInbound = newest?.external_id ?? this.meta("lastInbound");
     }
-    this.writeMeta(changed.map(([k]) => k));
-  }
-
-  /** Writes the `meta` rows `keys` (and an unwritten `lastInbound`) from this instance's copy, in one statement. */
-  private writeMeta(keys: string[]): void {
-    const current = this.metaTable();
-    const rows = [...new Set([...keys, ...(this.lastInboundUnwritten ? ["lastInbound"] : [])])].map((k) => [k, current.get(k)!] as const);
-    this.lastInboundUnwritten = false;
-    if (rows.length === 0) return;
-    // One statement for every changed row (a new contact's first message writes four).
-    this.ctx.storage.sql.exec(`INSERT INTO meta (k, v) VALUES ${rows.map(() => "(?, ?)").join(", ")} ON CONFLICT(k) DO UPDATE SET v = excluded.v`, ...rows.flat());
-  }
-
-  /** Writes a `lastInbound` that `setMeta` left in this instance's copy only (a no-op otherwise). */
-  private flushMeta(): void {
-    if (this.lastInboundUnwritten) this.writeMeta([]);
+    return this.lastInbound;
   }
 
   /**
@@ -1848,7 +1845,7 @@ export class ContactSession extends DurableObject<AppEnv> {
       connection,
       recipientExternalId: externalId,
       recipientPhone: contact.phone,
-      lastInboundExternalId: this.meta("lastInbound"),
+      lastInboundExternalId: this.lastInboundId(),
     };
   }
 

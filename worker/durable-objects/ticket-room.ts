@@ -10,8 +10,9 @@
  * once (`adoptSend`). The seqs continue after them: a seq this room did not count itself (read
  * from D1's highest) is inserted guarded (`insertMessage`'s `guardSeq`).
  *
- * Storage: a `meta` table with the ticket's seq counter; a `sends` table with the outbound messages
- * not yet settled, in order (issue 17). Messages themselves live in D1.
+ * Storage: a `meta` table with the storage's schema version; a `sends` table with the outbound
+ * messages not yet settled, in order (issue 17). Messages themselves live in D1, and so do their
+ * seqs: an instance counts them in memory from D1's highest (`nextSeq`).
  *
  * Sends and their retries: a stored outbound message is queued in `sends` and sent after every
  * earlier one of this ticket. A transient failure keeps it `pending` and holds the later ones back;
@@ -463,7 +464,10 @@ function touchStatement(db: Db, touch: { contactId: string; at: number }, compan
     .bind(touch.at, now, touch.contactId, companyId);
 }
 
-/** The room's `meta` table (key → integer: the ticket's seq counter, the storage's schema version). */
+/**
+ * The room's `meta` table (key → integer: the storage's schema version; a room of an older version
+ * also holds the seq counter it kept there, no longer read: `nextSeq`).
+ */
 const ROOM_META_TABLE = "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)";
 
 /**
@@ -500,9 +504,14 @@ export class TicketRoom extends DurableObject<AppEnv> {
   /**
    * The highest seq of a message this instance published without storing it (`publishStored`): the
    * next append continues after it without reading D1. Lost with the instance, when the next append
-   * reads D1's highest seq as for any room whose storage is new.
+   * reads D1's highest seq as any instance's first append does.
    */
   private storedSeq = 0;
+  /**
+   * The last seq this instance handed out (`nextSeq`); 0 until its first append, which reads D1's
+   * highest seq (guarded). Kept in memory only: D1 holds every seq handed out that was stored.
+   */
+  private seqCounter = 0;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -552,31 +561,33 @@ export class TicketRoom extends DurableObject<AppEnv> {
 
   /**
    * Next message sequence number of this ticket (starts at 1), and whether it was read from D1's
-   * highest (`fromD1`: the insert guards it, see `insertMessage`). `newTicket`: the caller created
-   * the ticket in this very turn, so D1 holds no message of it and is not asked (issue 16).
+   * highest (`fromD1`: the insert guards it, see `insertMessage`). Counted in memory
+   * (`seqCounter`): an instance's first append reads D1's highest seq, later ones add one without
+   * a storage write (issue 16: the room's storage commit per message). `newTicket`: the caller
+   * created the ticket in this very turn, so D1 holds no message of it and is not asked.
    * `reread`: the last seq handed out was found taken in D1; D1's highest is read again.
    */
   private async nextSeq(ticketId: string, newTicket = false, reread = false): Promise<{ seq: number; fromD1: boolean }> {
-    const row = this.ctx.storage.sql
-      .exec<{ v: number }>("INSERT INTO meta (k, v) VALUES ('seq', 1) ON CONFLICT(k) DO UPDATE SET v = v + 1 RETURNING v")
-      .one();
-    if (row.v <= this.storedSeq && !reread) {
+    const v = this.seqCounter + 1;
+    if (v <= this.storedSeq && !reread) {
       // A message stored by its new contact's batch (`publishStored`) holds this seq already.
-      const next = this.storedSeq + 1;
-      this.ctx.storage.sql.exec("UPDATE meta SET v = ? WHERE k = 'seq'", next);
-      return { seq: next, fromD1: false };
+      this.seqCounter = this.storedSeq + 1;
+      return { seq: this.seqCounter, fromD1: false };
     }
-    if ((row.v === 1 && !newTicket) || reread) {
-      // A room whose storage is new (e.g. first use) continues after what D1 already holds.
+    if ((v === 1 && !newTicket) || reread) {
+      // An instance that has handed out no seq yet (new, or started again) continues after what D1
+      // already holds.
+      const read = span(this.env, "room.seq-read");
       const existing = await getDb(this.env.DB)
         .select({ max: sql<number | null>`MAX(${messages.seq})` })
         .from(messages)
         .where(eq(messages.ticketId, ticketId));
-      const next = Math.max(existing[0]?.max ?? 0, this.storedSeq) + 1;
-      if (next !== row.v) this.ctx.storage.sql.exec("UPDATE meta SET v = ? WHERE k = 'seq'", next);
-      return { seq: next, fromD1: true };
+      read();
+      this.seqCounter = Math.max(existing[0]?.max ?? 0, this.storedSeq) + 1;
+      return { seq: this.seqCounter, fromD1: true };
     }
-    return { seq: row.v, fromD1: false };
+    this.seqCounter = v;
+    return { seq: v, fromD1: false };
   }
 
   /**
@@ -675,7 +686,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     const id = input.id ?? newId();
     let row: MessageRow | undefined;
     let entry: Parameters<typeof presentTicketListRow>[0] | undefined;
-    // A seq read from D1 (a room whose storage is new) may be taken by a writer this room does not
+    // A seq read from D1 (an instance's first append) may be taken by a writer this room does not
     // order (a new contact's first reply, stored by its ContactSession): the insert is guarded, and a
     // seq found taken is read from D1 again (issue 16).
     for (let tries = 0; !row; tries += 1) {
@@ -693,7 +704,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
       }
       // The seq taken for the duplicate is given back (appends run one at a time, so it is still the
       // last one handed out): the ticket's seqs stay without gaps.
-      this.ctx.storage.sql.exec("UPDATE meta SET v = v - 1 WHERE k = 'seq' AND v = ?", candidate.seq);
+      if (this.seqCounter === candidate.seq) this.seqCounter -= 1;
       // Routed on a snapshot: whatever stopped the insert (an epoch moved, the message stored
       // already, the seq taken), the session routes the message again from D1.
       if (routing) return { stale: true };

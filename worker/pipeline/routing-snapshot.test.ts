@@ -72,15 +72,24 @@ describe("the routing snapshot", () => {
     expect(new Set(stored.map((m) => m.ticket_id)).size).toBe(1);
   });
 
-  it("keeps the last inbound message id in the session's storage (written with its handled mark)", async () => {
+  it("knows the last inbound message id from its handled mark, after a restart too (one storage statement per message)", async () => {
     const { connection, from, companyId } = await conversation();
     const id = wamid();
     await deliverOk(textWebhook(connection.phoneNumberId, from, id, "a última"));
-    const kept = await runInDurableObject(contactSessionOf(env, companyId, "whatsapp-cloud", from), (_instance, ctx) => ({
-      lastInbound: ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = 'lastInbound'").toArray()[0]?.v,
-      handled: ctx.storage.sql.exec("SELECT 1 FROM handled WHERE external_id = ?", id).toArray().length,
-    }));
-    expect(kept).toEqual({ lastInbound: id, handled: 1 });
+    const kept = await runInDurableObject(contactSessionOf(env, companyId, "whatsapp-cloud", from), (instance, ctx) => {
+      const session = instance as unknown as { lastInbound: string | null | undefined; metaRows: unknown; lastInboundId(): string | null };
+      const inMemory = session.lastInboundId();
+      // A new instance knows only its storage.
+      session.lastInbound = undefined;
+      const fromHandled = session.lastInboundId();
+      // Storage an older version left: no handled row yet, the id in `meta`.
+      ctx.storage.sql.exec("DELETE FROM handled");
+      ctx.storage.sql.exec("INSERT INTO meta (k, v) VALUES ('lastInbound', 'wamid.older') ON CONFLICT(k) DO UPDATE SET v = excluded.v");
+      session.lastInbound = undefined;
+      session.metaRows = undefined;
+      return { inMemory, fromHandled, older: session.lastInboundId() };
+    });
+    expect(kept).toEqual({ inMemory: id, fromHandled: id, older: "wamid.older" });
   });
 
   it("a redelivered message routed on the snapshot is stored once and answered as a duplicate", async () => {
