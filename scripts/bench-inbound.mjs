@@ -13,7 +13,12 @@
 // new pair of objects per contact, as the messages have), then one at a time; the inbound figures
 // are printed as ratios to it. Then the floor of "store and push": the same skeleton whose object B
 // publishes a tag to one more object (`hub`, a storage write and a frame on a socket the bench holds,
-// GET /api/dev/bench/skeleton/ws), timed from the POST to the frame like the messages.
+// GET /api/dev/bench/skeleton/ws), timed from the POST to the frame like the messages. Each
+// concurrent phase also prints the CPU it used per operation (scripts/lib.mjs `workerdCpu`): all of
+// workerd's processes (wrangler's local proxy in front is one of them), their busiest thread (the
+// one the Worker, its objects and local D1 run on) with its share of the phase's wall time, and
+// this load generator's own. The ratio of the insert's to a message's is the throughput ratio a
+// saturated thread would give, and moves far less between runs than the rates do.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile); BENCH_PROFILE_OUT=<dir>

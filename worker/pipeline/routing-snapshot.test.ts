@@ -155,6 +155,38 @@ describe("the routing snapshot", () => {
     await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "alguém aí?", Math.floor(Date.now() / 1000)));
     await until(() => sentTexts(connection.phoneNumberId), (texts) => texts.includes("Voltamos às 8h."), "the outside-hours message");
   });
+
+  it("a stop word on the snapshot opts the contact out, as a fresh read would, and the message is stored", async () => {
+    const { connection, from } = await conversation();
+    const contactId = await contactOf(from);
+    await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "SAIR"));
+    const row = await env.DB.prepare("SELECT opted_out_at FROM contacts WHERE id = ?").bind(contactId).first<{ opted_out_at: number | null }>();
+    expect(row?.opted_out_at).toEqual(expect.any(Number));
+    expect((await messagesOf(from)).map((m) => m.body)).toEqual(["oi", "tudo bem?", "SAIR"]);
+  });
+
+  it("a run in progress takes the next message on the snapshot: the reply its flow waited for", async () => {
+    const { owner, connection, from } = await conversation();
+    const draft = flowDoc(
+      [
+        { id: "ask", type: "receive", data: { message: "Qual seu nome?", responseTimeSeconds: 86_400 } },
+        { id: "thanks", type: "text", data: { message: "Obrigado!" } },
+      ],
+      [
+        ["start", "next", "ask"],
+        ["ask", "answered", "thanks"],
+      ],
+    );
+    const { flow } = await publishedFlow(owner.token, draft, "Cadastro");
+    await expectStatus(await call("POST", "/api/keywords", { token: owner.token, body: { name: "Cadastro", rules: [{ type: "is", words: ["cadastro"] }], flowId: flow.id } }), 201);
+    await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "cadastro"));
+    await until(() => sentTexts(connection.phoneNumberId), (texts) => texts.includes("Qual seu nome?"), "the question");
+    await deliverOk(textWebhook(connection.phoneNumberId, from, wamid(), "Maria"));
+    await until(() => sentTexts(connection.phoneNumberId), (texts) => texts.includes("Obrigado!"), "the flow's next block");
+    const stored = await messagesOf(from);
+    expect(stored.map((m) => m.body)).toEqual(["oi", "tudo bem?", "cadastro", "Maria"]);
+    expect(new Set(stored.map((m) => m.ticket_id)).size).toBe(1);
+  });
 });
 
 describe("routing epochs (migration 0010_routing_epochs)", () => {
