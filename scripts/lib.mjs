@@ -109,12 +109,20 @@ export function ensureDevVars() {
   return true;
 }
 
-/** Starts `wrangler dev` on `port`; answers the child process. */
+/**
+ * Starts `wrangler dev` on `port`; answers the child process. With `--persist-to <dir>` among
+ * `extraArgs` (every benchmark's fresh state), its temporary files (Miniflare's `miniflare-*`
+ * directories, workerd's local storage) go under `<dir>/tmp` too, so removing the state removes
+ * them: a stopped `wrangler dev` leaves them behind, hundreds of MB a run.
+ */
 export function startWrangler(port, extraArgs = []) {
+  const persist = extraArgs.indexOf("--persist-to");
+  const tmp = persist >= 0 && extraArgs[persist + 1] ? join(extraArgs[persist + 1], "tmp") : null;
+  if (tmp) mkdirSync(tmp, { recursive: true });
   return spawn("wrangler", ["dev", "--port", String(port), "--ip", "127.0.0.1", ...extraArgs], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, ...wranglerEnv },
+    env: { ...process.env, ...wranglerEnv, ...(tmp ? { TMPDIR: tmp } : {}) },
     detached: false,
   });
 }

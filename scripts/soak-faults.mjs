@@ -23,7 +23,7 @@
 // bounded in count and time; the script stops by itself.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleWorker, capture, must, pool, reservePorts, root, verifyFromOutbox, waitFor, wranglerEnv } from "./lib.mjs";
@@ -78,6 +78,7 @@ const meta = await startMetaStandIn({
 });
 
 const state = mkdtempSync(join(tmpdir(), "conversa-soak-"));
+mkdirSync(join(state, "tmp"));
 
 // ------------------------------------------------------------------------------------------------
 // The product, in its own process group so that it can be killed as a whole and restarted.
@@ -92,7 +93,8 @@ function startServer() {
   server = spawn("wrangler", ["dev", "--port", String(port), "--ip", "127.0.0.1", ...serverArgs], {
     cwd: root,
     stdio: ["ignore", LOG ?? "ignore", LOG ?? "inherit"],
-    env: { ...process.env, ...wranglerEnv },
+    // Its temporary files under the state, removed with it (scripts/lib.mjs `startWrangler`).
+    env: { ...process.env, ...wranglerEnv, TMPDIR: join(state, "tmp") },
     detached: true,
   });
   server.exited = new Promise((resolve) => server.on("exit", resolve));
