@@ -18,7 +18,7 @@
 // workerd's processes (wrangler's local proxy in front is one of them), their busiest thread (the
 // one the Worker, its objects and local D1 run on) with its share of the phase's wall time, and
 // this load generator's own. The ratio of the insert's to a message's is the throughput ratio a
-// saturated thread would give, and moves far less between runs than the rates do.
+// saturated thread would give, whatever share of the thread each phase kept busy.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile); BENCH_PROFILE_OUT=<dir>

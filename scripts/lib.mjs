@@ -407,8 +407,8 @@ export function workerdRss() {
 /**
  * CPU time (ms) of every `workerd` process so far, and of its busiest thread, from /proc (Linux:
  * utime + stime of each task, in clock ticks of 10 ms). Two readings around a benchmark phase give
- * the phase's CPU per operation (`cpuSince`), a figure that moves far less between runs than a
- * rate does.
+ * the phase's CPU per operation (`cpuSince`): the work an operation costs, apart from how busy
+ * the phase kept the thread.
  */
 export function workerdCpu() {
   const threads = new Map();
