@@ -32,8 +32,8 @@
  * Runs the flow engine (worker/flows) for the contact and performs its effects
  * (worker/pipeline/flow-effects.ts). Storage (SQLite):
  * - `meta`: the company, channel and external id this object serves (and, written by older
- *   versions, the last inbound message id, now the newest `handled` row); a first reply in hand (`first_send`, JSON, worker/pipeline/first-reply.ts) until it is settled
- *   or handed to its room;
+ *   versions, the last inbound message id, now the newest `handled` row); a first reply in hand
+ *   (`first_send`, JSON, worker/pipeline/first-reply.ts) until it is settled or handed to its room;
  * - `runs`: each run (flow, the published version it started with, ticket, engine state as JSON);
  *   at most one run is in progress; the last 20 ended runs are kept for the contact's page, each
  *   with its warnings (engine warnings and effects given up after MAX_EFFECT_ATTEMPTS, issue 17);
@@ -43,11 +43,12 @@
  *   ahead of them (see above);
  * - `faults`: armed faults of the fault switch (local and test only, worker/lib/faults.ts);
  * - `handled`: provider ids of the inbound messages this object has routed to the end (kept
- *   HANDLED_TTL_MS); the newest row is the contact's last message. A message is marked in the same storage transaction as the step that consumes
- *   it (a run's answered step, a new run's first step), or once routing ends. A redelivery of a
- *   message D1 holds but this table does not (the object died between storing it and committing
- *   its step, issue 17) is routed again instead of being answered as a duplicate: storing it again
- *   is a no-op (the TicketRoom dedupes by provider id) and its step then happens once;
+ *   HANDLED_TTL_MS); the newest row is the contact's last message. A message is marked in the same
+ *   storage transaction as the step that consumes it (a run's answered step, a new run's first
+ *   step), or once routing ends. A redelivery of a message D1 holds but this table does not (the
+ *   object died between storing it and committing its step, issue 17) is routed again instead of
+ *   being answered as a duplicate: storing it again is a no-op (the TicketRoom dedupes by provider
+ *   id) and its step then happens once;
  * - `pending_reactions`: the contact's reactions to a message not stored yet (by provider id), applied
  *   when it arrives (and kept meanwhile as a rejected event), dropped after PENDING_REACTION_TTL_MS
  *   (7 days).
