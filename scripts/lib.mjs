@@ -111,7 +111,8 @@ export function ensureDevVars() {
 
 /**
  * Starts `wrangler dev` on `port`; answers the child process. With `--persist-to <dir>` among
- * `extraArgs` (every benchmark's fresh state), its temporary files (Miniflare's `miniflare-*`
+ * `extraArgs` (the fresh state of every benchmark and of the e2e runner; `npm start` passes none),
+ * its temporary files (Miniflare's `miniflare-*`
  * directories, workerd's local storage) go under `<dir>/tmp` too, so removing the state removes
  * them: a stopped `wrangler dev` leaves them behind, hundreds of MB a run.
  */
@@ -389,18 +390,24 @@ export async function pool(items, concurrency, fn) {
   );
 }
 
-/** RSS (bytes) of the workerd processes, read from /proc. */
-export function workerdRss() {
-  let total = 0;
+/** The running `workerd` processes, each with its /proc `status` text (Linux). */
+function workerdProcesses() {
+  const found = [];
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      if (!/^Name:\s*workerd/m.test(status)) continue;
-      total += Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0) * 1024;
+      if (/^Name:\s*workerd/m.test(status)) found.push({ pid, status });
     } catch {
       // process went away
     }
   }
+  return found;
+}
+
+/** RSS (bytes) of the workerd processes, read from /proc. */
+export function workerdRss() {
+  let total = 0;
+  for (const { status } of workerdProcesses()) total += Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0) * 1024;
   return total;
 }
 
@@ -413,9 +420,8 @@ export function workerdRss() {
 export function workerdCpu() {
   const threads = new Map();
   let total = 0;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+  for (const { pid } of workerdProcesses()) {
     try {
-      if (!/^Name:\s*workerd/m.test(readFileSync(`/proc/${pid}/status`, "utf8"))) continue;
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
         // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
