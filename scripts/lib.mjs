@@ -112,9 +112,9 @@ export function ensureDevVars() {
 /**
  * Starts `wrangler dev` on `port`; answers the child process. With `--persist-to <dir>` among
  * `extraArgs` (the fresh state of every benchmark and of the e2e runner; `npm start` passes none),
- * its temporary files (Miniflare's `miniflare-*`
- * directories, workerd's local storage) go under `<dir>/tmp` too, so removing the state removes
- * them: a stopped `wrangler dev` leaves them behind, hundreds of MB a run.
+ * its temporary files (Miniflare's `miniflare-*` directories) go under `<dir>/tmp` too, so
+ * removing the state removes them: a stopped `wrangler dev` leaves them behind, hundreds of MB a
+ * run.
  */
 export function startWrangler(port, extraArgs = []) {
   const persist = extraArgs.indexOf("--persist-to");
