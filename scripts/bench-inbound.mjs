@@ -7,11 +7,15 @@
 // and the same load on GET /api/health (no storage) and on POST /api/dev/bench/d1-insert (one bare D1
 // insert, the platform's own cost of storing a row) with the ratios between them; then
 // BENCH_SERIAL (default 200) messages one at a time for the concurrency-1 latency POST → frame
-// (issue 16). Last, the platform's floor in the same run: POST /api/dev/bench/skeleton (Worker →
-// object A with one storage write → object B with one storage write and one D1 batch of an insert
-// and an update, worker/durable-objects/bench-hop.ts) with the same keys, count and concurrency (a
-// new pair of objects per contact, as the messages have), then one at a time; the inbound figures
-// are printed as ratios to it. Then the floor of "store and push": the same skeleton whose object B
+// (issue 16); then BENCH_ROUNDS (default 9) interleaved rounds, each as many messages as there are
+// contacts (new ones among them in the main phase's share), as many GET /api/health and as many
+// bare inserts, whose ratios are taken within each round (the headline ratios: this machine's
+// speed drifts between phases minutes apart). Last,
+// the platform's floor in the same run: POST /api/dev/bench/skeleton (Worker → object A with one
+// storage write → object B with one storage write and one D1 batch of an insert and an update,
+// worker/durable-objects/bench-hop.ts) with the same keys, count and concurrency (a new pair of
+// objects per contact, as the messages have), then one at a time; the inbound figures are printed
+// as ratios to it. Then the floor of "store and push": the same skeleton whose object B
 // publishes a tag to one more object (`hub`, a storage write and a frame on a socket the bench holds,
 // GET /api/dev/bench/skeleton/ws), timed from the POST to the frame like the messages. Each
 // concurrent phase also prints the CPU it used per operation (scripts/lib.mjs `workerdCpu`): all of
@@ -33,6 +37,7 @@ const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1000);
 const PER_CONTACT = Number(process.env.BENCH_MESSAGES ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SERIAL = Number(process.env.BENCH_SERIAL ?? 200);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 // Messages per contact are sent in rounds: round m+1 starts after round m, as a person types.
 const SECRET = "bench-app-secret";
 const TRACE = process.env.BENCH_TRACE === "1";
@@ -186,6 +191,64 @@ try {
   }
   serial.sort((a, b) => a - b);
   const serialStages = await traceOf("concurrency 1");
+
+  // Interleaved (issue 16's "same run" ratios, side by side): ROUNDS rounds, each CONTACTS messages
+  // (the main phase's mix of new and existing contacts), then as many GET /api/health, then as
+  // many bare D1 inserts, at the same concurrency (every other round in the reverse order). The
+  // ratios are taken within each round and their median printed: this machine's speed drifts by a
+  // third within minutes (CPU per message moved 3.2–5.6 ms in one run of one tree), which a
+  // baseline measured in a phase of its own, minutes after the messages, carries whole into the
+  // ratio.
+  const roundFailuresBefore = failures;
+  const rounds = [];
+  const timed = async (fn) => {
+    const cpu0 = workerdCpu();
+    const t0 = performance.now();
+    await fn();
+    return { seconds: (performance.now() - t0) / 1000, cpu: cpuSince(cpu0) };
+  };
+  const roundInserts = { failures: 0 };
+  for (let r = 0; r < ROUNDS; r++) {
+    // The main phase's mix: one message in PER_CONTACT is a new contact's first (its contact,
+    // ticket and objects created); the others go to existing conversations.
+    const m = PER_CONTACT + SERIAL + r;
+    const fresh = Math.round(CONTACTS / PER_CONTACT);
+    const contacts = Array.from({ length: CONTACTS }, (_, c) => (c < CONTACTS - fresh ? { c, m } : { c: CONTACTS + r * fresh + (c - (CONTACTS - fresh)), m: 0 }));
+    const phases = {
+      message: () => pool(contacts, CONCURRENCY, deliver),
+      health: () =>
+        pool(contacts, CONCURRENCY, async () => {
+          const res = await fetch(`${base}/api/health`);
+          await res.arrayBuffer();
+        }),
+      insert: () =>
+        pool(contacts, CONCURRENCY, async () => {
+          const res = await fetch(`${base}/api/dev/bench/d1-insert`, { method: "POST" });
+          if (res.status !== 200) roundInserts.failures++;
+          await res.arrayBuffer();
+        }),
+    };
+    const order = r % 2 === 0 ? ["message", "health", "insert"] : ["insert", "health", "message"];
+    const round = {};
+    for (const name of order) round[name] = await timed(phases[name]);
+    rounds.push(round);
+  }
+  const roundFailures = failures - roundFailuresBefore + roundInserts.failures;
+  // The middle value (the mean of the two middle ones for an even count).
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const perRound = (f) => rounds.map(f);
+  const roundRatio = (a, b) => perRound((x) => x[b].seconds / x[a].seconds);
+  const threadMs = (name) => perRound((x) => x[name].cpu.threadMs / CONTACTS);
+  const list = (values) => values.map((v) => v.toFixed(3)).join(", ");
+  const interleaved = {
+    insert: roundRatio("message", "insert"),
+    health: roundRatio("message", "health"),
+    cpu: perRound((x) => x.insert.cpu.threadMs / x.message.cpu.threadMs),
+  };
   closing = true;
   ws.close();
 
@@ -272,15 +335,19 @@ try {
   const pushRate = pushFramed / pushElapsed;
   console.log(`
 inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.length} webhooks, concurrency ${CONCURRENCY}
-  stored and pushed:   ${latencies.length} (${failures} non-200 answers, which the provider redelivers; ${reconnects} hub reconnects)${[...failureSamples].map(([k, n]) => `\n    ${n} × ${k}`).join("")}
+  stored and pushed:   ${latencies.length} (${roundFailuresBefore} non-200 answers, which the provider redelivers; ${reconnects} hub reconnects)${[...failureSamples].map(([k, n]) => `\n    ${n} × ${k}`).join("")}
   throughput:          ${rate.toFixed(1)} messages/s sustained (${elapsed.toFixed(1)} s)
   objects started:     ${concurrentStarts} (${CONTACTS} each: every message found its objects in memory; ${jobs.length}: none did, evicted after 10 s idle); the skeleton's: ${skeletonStarts} (two per key: ${2 * CONTACTS})
   latency POST→pushed: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
   worker peak RSS:     ${(peakRss / 1024 / 1024).toFixed(0)} MiB (all workerd processes)
-  baseline /api/health: ${healthRate.toFixed(1)} requests/s
-  ratio inbound/health: ${(rate / healthRate).toFixed(3)} (target ≥ 0.25)
-  baseline bare D1 insert: ${insertRate.toFixed(1)} requests/s (${insertFailures} failures)
-  ratio inbound/insert: ${(rate / insertRate).toFixed(3)} (target ≥ 0.5)
+  baseline /api/health: ${healthRate.toFixed(1)} requests/s (a phase of its own, after the messages')
+  ratio inbound/health: ${(rate / healthRate).toFixed(3)} (target ≥ 0.25; phases minutes apart, see "interleaved")
+  baseline bare D1 insert: ${insertRate.toFixed(1)} requests/s (${insertFailures} failures; a phase of its own)
+  ratio inbound/insert: ${(rate / insertRate).toFixed(3)} (target ≥ 0.5; phases minutes apart, see "interleaved")
+  interleaved:         ${ROUNDS} rounds of ${CONTACTS} messages (${Math.round(CONTACTS / PER_CONTACT)} of them new contacts' first), ${CONTACTS} GET /api/health and ${CONTACTS} bare D1 inserts each, at concurrency ${CONCURRENCY}, the ratios taken within each round (${roundFailures} failures)
+    inbound/insert:    median ${median(interleaved.insert).toFixed(3)} (target ≥ 0.5); rounds ${list(interleaved.insert)}
+    inbound/health:    median ${median(interleaved.health).toFixed(3)} (target ≥ 0.25); rounds ${list(interleaved.health)}
+    busiest thread:    median ${median(threadMs("message")).toFixed(2)} ms a message, ${median(threadMs("insert")).toFixed(2)} ms a bare insert, ${median(threadMs("health")).toFixed(2)} ms a health request; CPU ratio insert / message median ${median(interleaved.cpu).toFixed(3)} (rounds ${list(interleaved.cpu)})
   concurrency 1, POST→frame: ${serial.length} of ${SERIAL}, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 30 ms)
   skeleton (floor):    ${skeletonRate.toFixed(1)} requests/s at concurrency ${CONCURRENCY} (${skeletonFailures} failures); one at a time p50 ${percentile(skeletonSerial, 50).toFixed(1)} ms, p95 ${percentile(skeletonSerial, 95).toFixed(1)} ms
   ratio inbound/skeleton: ${(rate / skeletonRate).toFixed(3)} throughput; concurrency 1 p95 POST→frame / skeleton p95 = ${(percentile(serial, 95) / percentile(skeletonSerial, 95)).toFixed(2)}
