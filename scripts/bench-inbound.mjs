@@ -200,14 +200,27 @@ try {
   // baseline measured in a phase of its own, minutes after the messages, carries whole into the
   // ratio.
   const roundFailuresBefore = failures;
+  const mainFailureSamples = [...failureSamples];
   const rounds = [];
+  // A phase's wall time (s) and CPU (`cpuSince`).
   const timed = async (fn) => {
     const cpu0 = workerdCpu();
     const t0 = performance.now();
     await fn();
     return { seconds: (performance.now() - t0) / 1000, cpu: cpuSince(cpu0) };
   };
-  const roundInserts = { failures: 0 };
+  // The baselines' requests: GET /api/health (no storage), and one bare D1 insert (POST
+  // /api/dev/bench/d1-insert), answering whether it was stored.
+  const health = async () => {
+    const res = await fetch(`${base}/api/health`);
+    await res.arrayBuffer();
+  };
+  const bareInsert = async () => {
+    const res = await fetch(`${base}/api/dev/bench/d1-insert`, { method: "POST" });
+    await res.arrayBuffer();
+    return res.status === 200;
+  };
+  let roundInsertFailures = 0;
   for (let r = 0; r < ROUNDS; r++) {
     // The main phase's mix: one message in PER_CONTACT is a new contact's first (its contact,
     // ticket and objects created); the others go to existing conversations.
@@ -216,16 +229,10 @@ try {
     const contacts = Array.from({ length: CONTACTS }, (_, c) => (c < CONTACTS - fresh ? { c, m } : { c: CONTACTS + r * fresh + (c - (CONTACTS - fresh)), m: 0 }));
     const phases = {
       message: () => pool(contacts, CONCURRENCY, deliver),
-      health: () =>
-        pool(contacts, CONCURRENCY, async () => {
-          const res = await fetch(`${base}/api/health`);
-          await res.arrayBuffer();
-        }),
+      health: () => pool(contacts, CONCURRENCY, health),
       insert: () =>
         pool(contacts, CONCURRENCY, async () => {
-          const res = await fetch(`${base}/api/dev/bench/d1-insert`, { method: "POST" });
-          if (res.status !== 200) roundInserts.failures++;
-          await res.arrayBuffer();
+          if (!(await bareInsert())) roundInsertFailures++;
         }),
     };
     const order = r % 2 === 0 ? ["message", "health", "insert"] : ["insert", "health", "message"];
@@ -233,7 +240,7 @@ try {
     for (const name of order) round[name] = await timed(phases[name]);
     rounds.push(round);
   }
-  const roundFailures = failures - roundFailuresBefore + roundInserts.failures;
+  const roundFailures = failures - roundFailuresBefore + roundInsertFailures;
   // The middle value (the mean of the two middle ones for an even count).
   const median = (values) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -252,26 +259,15 @@ try {
   closing = true;
   ws.close();
 
-  // Baseline: the same number of requests at the same concurrency on an endpoint with no storage.
-  const h0 = performance.now();
-  const healthCpu0 = workerdCpu();
-  await pool(jobs, CONCURRENCY, async () => {
-    const res = await fetch(`${base}/api/health`);
-    await res.arrayBuffer();
-  });
-  const healthElapsed = (performance.now() - h0) / 1000;
-  const healthCpu = cpuSince(healthCpu0);
-  // Baseline: one bare D1 insert per request (POST /api/dev/bench/d1-insert), same count and concurrency.
+  // The baselines in phases of their own: the same number of requests at the same concurrency on
+  // an endpoint with no storage, then on one bare D1 insert each.
+  const { seconds: healthElapsed, cpu: healthCpu } = await timed(() => pool(jobs, CONCURRENCY, health));
   let insertFailures = 0;
-  const d0 = performance.now();
-  const insertCpu0 = workerdCpu();
-  await pool(jobs, CONCURRENCY, async () => {
-    const res = await fetch(`${base}/api/dev/bench/d1-insert`, { method: "POST" });
-    if (res.status !== 200) insertFailures++;
-    await res.arrayBuffer();
-  });
-  const insertElapsed = (performance.now() - d0) / 1000;
-  const insertCpu = cpuSince(insertCpu0);
+  const { seconds: insertElapsed, cpu: insertCpu } = await timed(() =>
+    pool(jobs, CONCURRENCY, async () => {
+      if (!(await bareInsert())) insertFailures++;
+    }),
+  );
   // The platform's floor: the skeleton with the messages' keys (one pair of objects per contact).
   let skeletonFailures = 0;
   const skeleton = async (key) => {
@@ -335,7 +331,7 @@ try {
   const pushRate = pushFramed / pushElapsed;
   console.log(`
 inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.length} webhooks, concurrency ${CONCURRENCY}
-  stored and pushed:   ${latencies.length} (${roundFailuresBefore} non-200 answers, which the provider redelivers; ${reconnects} hub reconnects)${[...failureSamples].map(([k, n]) => `\n    ${n} × ${k}`).join("")}
+  stored and pushed:   ${latencies.length} (${roundFailuresBefore} non-200 answers, which the provider redelivers; ${reconnects} hub reconnects)${mainFailureSamples.map(([k, n]) => `\n    ${n} × ${k}`).join("")}
   throughput:          ${rate.toFixed(1)} messages/s sustained (${elapsed.toFixed(1)} s)
   objects started:     ${concurrentStarts} (${CONTACTS} each: every message found its objects in memory; ${jobs.length}: none did, evicted after 10 s idle); the skeleton's: ${skeletonStarts} (two per key: ${2 * CONTACTS})
   latency POST→pushed: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms
