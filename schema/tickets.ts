@@ -104,7 +104,7 @@ export const messages = sqliteTable(
     errorMessage: text("error_message"),
     /** Provider timestamp in ms (order key), or the worker's clock for outbound messages. */
     sentAt: integer("sent_at").notNull(),
-    /** Arrival order inside the ticket, assigned by the TicketRoom; ties on sentAt break by it. */
+    /** Arrival order inside the ticket (unique in it: `messages_ticket_seq_uq`); ties on sentAt break by it. */
     seq: integer("seq").notNull(),
     senderMemberId: text("sender_member_id"),
     senderName: text("sender_name"),
@@ -129,6 +129,9 @@ export const messages = sqliteTable(
     uniqueIndex("messages_company_idempotency_uq").on(t.companyId, t.idempotencyKey),
     // The conversation, in the customer's order, paged backwards.
     index("messages_ticket_order_idx").on(t.ticketId, t.sentAt, t.seq),
+    // One message per seq in a ticket, whoever writes it (the ticket's room, its contact's session:
+    // issue 16); also makes a ticket's highest seq one seek.
+    uniqueIndex("messages_ticket_seq_uq").on(t.ticketId, t.seq),
     index("messages_contact_idx").on(t.contactId, t.sentAt),
     // Data cleanup keeps a flow's media that a stored message still shows (issue 12, migration 0013).
     index("messages_media_idx").on(t.mediaKey),

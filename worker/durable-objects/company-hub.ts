@@ -14,7 +14,7 @@
  * refused when it arrives after it. A socket whose token expired is closed on the next event.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { HubEventBody } from "../../schema/realtime";
+import type { HubEventBody, MessageAnswer } from "../../schema/realtime";
 import type { AppEnv } from "../env";
 import { roomOf } from "../lib/realtime";
 import {
@@ -129,6 +129,22 @@ export class CompanyHub extends DurableObject<AppEnv> {
    */
   async publishGroups(groups: { bodies: HubEventBody[]; audience: Audience }[]): Promise<number[][]> {
     return groups.map((group) => this.publishMany(group.bodies, group.audience));
+  }
+
+  /**
+   * Publishes a customer's message its ContactSession stored itself, without its ticket's room
+   * (issue 16): `groups` as `publishGroups` (the message and its ticket's list entry), then, only
+   * when a member has the ticket's room open (`room_viewers`, registered before a room socket is
+   * accepted: `trackRoom`), the message to that room's sockets (`TicketRoom.relay`). A failed
+   * relay is logged, never thrown: the message is stored and published.
+   */
+  async publishMessage(groups: { bodies: HubEventBody[]; audience: Audience }[], relay: { ticketId: string; message: MessageAnswer }): Promise<void> {
+    for (const group of groups) this.publishMany(group.bodies, group.audience);
+    const viewed = this.ctx.storage.sql.exec("SELECT 1 FROM room_viewers WHERE ticket_id = ? LIMIT 1", relay.ticketId).toArray().length > 0;
+    if (!viewed) return;
+    await roomOf(this.env, relay.ticketId)
+      .relay(relay.message)
+      .catch((error: unknown) => console.error("[company-hub] relay to the ticket's room failed", error));
   }
 
   private publishMany(bodies: HubEventBody[], audience: Audience): number[] {

@@ -80,6 +80,7 @@ import {
   type TicketRow,
 } from "../../schema";
 import type { FlowRunAnswer, RunWarning } from "../../schema/flow-api";
+import type { MessageAnswer } from "../../schema/realtime";
 import type { AppEnv } from "../env";
 import { adapterFor } from "../channels";
 import type { ContactEvent, InboundEdit, InboundMessage, InboundPresence, InboundReaction, InboundRevoke } from "../channels/types";
@@ -92,9 +93,9 @@ import { announceWaitingTicket, onlineMembersQuery, waitingTicketEvent } from ".
 import { activeKeywordsQuery, countKeywordMessage, defaultFlowsOf, loadVersion, matchKeyword, recordStats, type FlowStepStats } from "../lib/flows";
 import { newId } from "../lib/ids";
 import { MAX_MEDIA_BYTES, storeMedia } from "../lib/media";
-import { roomOf } from "../lib/realtime";
-import { presentMessages, presentTicket, previewOf } from "../lib/tickets";
-import type { AppendInput, AppendResult, HubGroup, RoutingGuard, StoredPublish } from "./ticket-room";
+import { hubOf, roomOf } from "../lib/realtime";
+import { presentMessages, presentTicket, presentTicketListRow, previewOf } from "../lib/tickets";
+import { insertMessage, messageGroups, type AppendInput, type AppendResult, type HubGroup, type RoutingGuard, type StoredPublish } from "./ticket-room";
 import { keepRejected } from "../lib/rejected-events";
 import { sendToTicket } from "../pipeline/outbound";
 import { handOverLeftSend, sendFirstReply, type FirstReplyStore, type FirstSender, type FirstSendRecord } from "../pipeline/first-reply";
@@ -257,16 +258,17 @@ type Preloaded = {
  * The session's routing snapshot (issue 16 "reads answered from the ContactSession's own storage"):
  * the read batch of the last message it routed from D1, kept in memory while its contact had an open
  * or pending ticket on `connectionId`. A later message whose routing, decided on these reads, ends
- * in that ticket (`snapshotRoutes`) is routed without a read batch: the room inserts it only if
- * no routing epoch of `guard` moved since (`TicketRoom.appendRouted`), in the insert's own
- * statement, so the message is placed exactly as a fresh read would have placed it. Epochs are kept
+ * in that ticket (`snapshotRoutes`) is routed without a read batch, and stored by the session
+ * itself, without the ticket's room (`storeRouted`): only if no routing epoch of `guard` moved
+ * since, in the insert's own statement, so the message is placed exactly as a fresh read would have
+ * placed it. Epochs are kept
  * by D1 triggers on every table routing reads (migration 0010_routing_epochs), so no route needs to
  * remember to invalidate it. Anything else (a stale answer, a duplicate, an error) drops the
  * snapshot and the message is routed again from D1.
  */
 type RoutingSnapshot = { connectionId: string; pre: Preloaded; guard: RoutingGuard };
 
-/** Thrown through `route` when the room would not store a message routed on the snapshot (`RoutedAppend` stale). */
+/** Thrown through `route` when a message routed on the snapshot was not stored (`storeRouted`: null). */
 class StaleSnapshot extends Error {}
 
 /** The message being handled (set by `handle`, cleared after it): its preloaded reads and what they still answer. */
@@ -482,6 +484,8 @@ export class ContactSession extends DurableObject<AppEnv> {
   private turn: Turn | null = null;
   /** The last read batch, while it can route this contact's next message (see `RoutingSnapshot`). */
   private snapshot: RoutingSnapshot | null = null;
+  /** This session's publishes to the company hub (`storeRouted`), in order. */
+  private hubPublishes: Promise<unknown> = Promise.resolve();
   /** What the `startFlow` being handled read (see `Starting`); null otherwise. */
   private starting: Starting | null = null;
   /**
@@ -1183,17 +1187,53 @@ export class ContactSession extends DurableObject<AppEnv> {
       ...(waiting ? { alsoPublish: waiting } : {}),
       ...(this.turn?.touchedContactId !== contact.id ? { touchContact: { contactId: contact.id, at: event.timestamp } } : {}),
     };
-    // Routed on the snapshot: stored only if its epochs hold (`routeOnSnapshot` routes it again from
-    // D1 otherwise, and a duplicate too, which the read batch's `seen` then answers).
+    // Routed on the snapshot: stored here, only if its epochs hold (`routeOnSnapshot` routes it
+    // again from D1 otherwise, and a duplicate too, which the read batch's `seen` then answers).
     const guard = this.turn?.guard;
     let result: AppendResult;
     if (guard) {
-      const answer = await room.appendRouted(input, options, guard);
-      if ("stale" in answer || answer.duplicate) throw new StaleSnapshot();
-      result = answer;
+      const stored = await this.storeRouted(db, input, options.touchContact, guard);
+      if (!stored) throw new StaleSnapshot();
+      result = stored;
     } else result = await room.append(input, options);
     appended();
     return this.afterStored(db, connection, contact, ticket, event, created, result, online, waiting, media.key);
+  }
+
+  /**
+   * Stores a customer's message routed on the routing snapshot itself, without its ticket's room
+   * (issue 16: one object call fewer per message; the room stays the writer of everything else).
+   * One D1 batch (`insertMessage`): the message with the seq after the ticket's highest, computed by
+   * D1 (`seq: "next"`; `messages_ticket_seq_uq` keeps it apart from the room's), only if no epoch
+   * of `guard` moved and D1 does not hold the message yet; the ticket's list entry; the contact's
+   * `last_message_at` (`touch`, ms UTC); the list entry read back. The message and its list entry
+   * then go to the company's hub (`publishToHub`). Null when nothing was stored: the caller routes
+   * the message again from D1.
+   */
+  private async storeRouted(db: Db, input: AppendInput, touch: { contactId: string; at: number } | undefined, guard: RoutingGuard): Promise<AppendResult | null> {
+    const at = Date.now();
+    // `seq` is D1's (the insert computes it); 0 until the insert answers it.
+    const row: MessageRow = { ...input, id: input.id ?? newId(), seq: 0, createdAt: at, updatedAt: at };
+    const stored = await insertMessage(db, row, { seq: "next", routing: guard, ...(touch ? { touch } : {}), at });
+    if (!stored.inserted) return null;
+    const [message] = await presentMessages(this.env, db, [{ ...row, seq: stored.seq }]);
+    if (stored.entry) this.publishToHub(row, messageGroups(row.ticketId, { type: "message.created", message: message! }, presentTicketListRow(stored.entry)), message!);
+    return { message: message!, duplicate: false };
+  }
+
+  /**
+   * Publishes a customer message this session stored itself (`storeRouted`) to the company's hub: `groups` (the message, its ticket's list entry, anything that
+   * goes with them), after this session's earlier publishes and in the background, as a room's
+   * are; the hub hands `message` to the ticket's room when a member has it open
+   * (`CompanyHub.publishMessage`). A failure is logged, never thrown: the message is stored.
+   */
+  private publishToHub(row: MessageRow, groups: HubGroup[], message: MessageAnswer): void {
+    const hub = hubOf(this.env, row.companyId);
+    const relay = { ticketId: row.ticketId, message };
+    this.hubPublishes = this.hubPublishes
+      .then(() => hub.publishMessage(groups, relay))
+      .catch((error: unknown) => console.error("[contact-session] hub publish failed", error));
+    this.ctx.waitUntil(this.hubPublishes);
   }
 
   /**

@@ -7,23 +7,10 @@
  * worker/routes/api-keys.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import type { MessageAnswer, TicketAnswer } from "../../schema/realtime";
+import type { MessageAnswer } from "../../schema/realtime";
 import { cloudConnection, deliverOk, listTickets, onlyTicket, sentTo, textWebhook, ticketMessages, uniqueWaId, wamid } from "../test/channel-helpers";
 import { call, expectStatus, member, register, until, type Account } from "../test/helpers";
-
-type Frame = { type: string; seq?: number; ticketId?: string; message?: MessageAnswer; ticket?: TicketAnswer };
-type Socket = { ws: WebSocket; frames: Frame[] };
-
-/** Opens `path` as a WebSocket through the worker with `token`; records every frame received. */
-async function openSocket(path: string, token: string): Promise<Socket> {
-  const res = await call("GET", `${path}?access_token=${encodeURIComponent(token)}`, { headers: { Upgrade: "websocket" } });
-  if (res.status !== 101 || !res.webSocket) throw new Error(`expected 101 with a WebSocket, got ${res.status} ${await res.text()}`);
-  const ws = res.webSocket;
-  const frames: Frame[] = [];
-  ws.accept();
-  ws.addEventListener("message", (e) => frames.push(JSON.parse(String(e.data)) as Frame));
-  return { ws, frames };
-}
+import { openSocket, type Socket } from "../test/sockets";
 
 async function openHub(token: string): Promise<Socket> {
   const socket = await openSocket("/api/ws/hub", token);

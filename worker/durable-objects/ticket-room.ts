@@ -2,17 +2,21 @@
  * TicketRoom: one per ticket. Serialises the ticket's writes so its messages keep their order
  * (each stored message gets the next `seq`), sends the company's messages out one after another, and
  * fans everything out to the members viewing the ticket (hibernating WebSockets) and to the
- * company's hub (lists). Typing indicators travel both ways through it. Two messages reach D1
- * without it: a new contact's first message, stored by the ContactSession with the contact and its
- * ticket and only published here (`publishStored`, or ahead of the bot's reply that answers it, in
- * the same call: `sendOutbound`'s `publishFirst`; issue 16), and that reply when the session sends
- * it itself (worker/pipeline/first-reply.ts), handing the room only a send that did not succeed at
- * once (`adoptSend`). The seqs continue after them: a seq this room did not count itself (read
- * from D1's highest) is inserted guarded (`insertMessage`'s `guardSeq`).
+ * company's hub (lists). Typing indicators travel both ways through it. Three kinds of message
+ * reach D1 without it (issue 16): a new contact's first message, stored by the ContactSession with
+ * the contact and its ticket and only published here (`publishStored`, or ahead of the bot's reply
+ * that answers it, in the same call: `sendOutbound`'s `publishFirst`); that reply when the session
+ * sends it itself (worker/pipeline/first-reply.ts), handing the room only a send that did not
+ * succeed at once (`adoptSend`); and a customer's message the session routed on its routing
+ * snapshot, stored and published to the hub by the session, which hands it to this room only when a
+ * member has the ticket open (`relay`). The seqs continue after them: a seq this room did not count
+ * itself (read from D1's highest) is inserted guarded (`insertMessage`'s `guardSeq`), and one it
+ * counted in memory is moved past the session's messages by D1 in the insert (`SEQ_GIVEN_OR_NEXT`).
  *
  * Storage: a `meta` table with the storage's schema version; a `sends` table with the outbound
  * messages not yet settled, in order (issue 17). Messages themselves live in D1, and so do their
- * seqs: an instance counts them in memory from D1's highest (`nextSeq`).
+ * seqs: an instance counts them in memory from D1's highest (`nextSeq`), and D1 moves a counted seq
+ * past messages its ContactSession stored since.
  *
  * Sends and their retries: a stored outbound message is queued in `sends` and sent after every
  * earlier one of this ticket. A transient failure keeps it `pending` and holds the later ones back;
@@ -61,7 +65,7 @@ import {
 import { adapterFor } from "../channels";
 import type { OutboundMessage, SendResult } from "../channels/types";
 import { armFault, injectedSendAnswer, maybeFailHere, takeArmedFault, type FaultOp } from "../lib/faults";
-import { batchPrepared, getDb, prepared, preparedInsert, type Db, type InsertGuard } from "../lib/db";
+import { batchPrepared, getDb, prepared, preparedInsert, type ComputedColumn, type Db, type InsertGuard } from "../lib/db";
 import { reachableIdentity } from "../lib/identities";
 import { newId } from "../lib/ids";
 import { loadTicketAnswers, presentMessages, presentTicketListRow, previewOf, ticketListPage } from "../lib/tickets";
@@ -89,13 +93,6 @@ export type AppendResult = { message: MessageAnswer; duplicate: boolean; statsRe
  * `contact:<id>`; an epoch of 0 stands for a scope with no row.
  */
 export type RoutingGuard = { companyScope: string; companyEpoch: number; contactScope: string; contactEpoch: number };
-
-/**
- * `appendRouted`'s answer: the append's, or `stale` when the routing the message was placed with no
- * longer holds (a `RoutingGuard` epoch moved) or D1 held the message already; nothing was stored or
- * published then and the caller routes it again from D1.
- */
-export type RoutedAppend = AppendResult | { stale: true };
 
 /**
  * A send handed to the room after a first attempt made elsewhere (`TicketRoom.adoptSend`): the
@@ -246,6 +243,32 @@ export type MessageChange =
 const SEQ_TAKEN: InsertGuard = { name: "seq-taken", exists: 'SELECT 1 FROM "messages" WHERE "ticket_id" = ? AND "seq" >= ?', keys: ["ticketId", "seq"] };
 
 /**
+ * The seq after the ticket's highest, computed by D1 in the insert itself (`insertMessage`'s
+ * `seq: "next"`): the ContactSession's own inserts of a customer's message (issue 16), which no
+ * room counts. One seek on `messages_ticket_seq_uq`, which also keeps two writers from ever giving
+ * one ticket's messages the same seq.
+ */
+const SEQ_NEXT: ComputedColumn = {
+  name: "seq-next",
+  key: "seq",
+  expression: 'SELECT COALESCE(MAX("seq"), 0) + 1 FROM "messages" WHERE "ticket_id" = ?',
+  keys: ["ticketId"],
+};
+
+/**
+ * The row's seq, or the seq after the ticket's highest when that is later (`insertMessage`'s
+ * `seq: "given-or-next"`): a room's seq counted in memory is right unless its ContactSession stored
+ * customer messages since (issue 16); D1 then moves it past them in the same statement, and the
+ * room counts on from the seq the insert answers.
+ */
+const SEQ_GIVEN_OR_NEXT: ComputedColumn = {
+  name: "seq-given-or-next",
+  key: "seq",
+  expression: 'SELECT MAX(?, COALESCE(MAX("seq"), 0) + 1) FROM "messages" WHERE "ticket_id" = ?',
+  keys: ["seq", "ticketId"],
+};
+
+/**
  * A routing epoch moved since the ContactSession read it (`RoutingGuard`, `preparedInsert`'s
  * `unless`): the message's routing was decided on data a writer has changed since, so the insert
  * stores nothing and the session routes the message again on a fresh read (issue 16). A scope that
@@ -263,19 +286,23 @@ const ROUTING_MOVED: InsertGuard = {
  * whether the row was inserted and the ticket's list entry read back after it (undefined when the
  * ticket is gone). Not inserted: a message with the same provider id or idempotency key exists
  * (the unique indexes), or, with `guardSeq`, a message of the ticket holds `row.seq` or a later one
- * (`SEQ_TAKEN`), or, with `routing`, a routing epoch moved (`ROUTING_MOVED`). `touch`: the
+ * (`SEQ_TAKEN`), or, with `routing`, a routing epoch moved (`ROUTING_MOVED`), or another message of
+ * the ticket holds `row.seq` (`messages_ticket_seq_uq`). `seq`: `given` (the default) stores
+ * `row.seq`; `next` stores the seq after the ticket's highest (`SEQ_NEXT`, `row.seq` ignored);
+ * `given-or-next` stores `row.seq` or, when later, the seq after the ticket's highest
+ * (`SEQ_GIVEN_OR_NEXT`); the answer's `seq` is the one stored. `touch`: the
  * customer's message moves its contact's `last_message_at` (ms UTC) in the same batch; `stats`: a
  * flow step's block stats, counted only if this very row was inserted.
  */
 export async function insertMessage(
   db: Db,
   row: MessageRow,
-  options: { guardSeq?: boolean; routing?: RoutingGuard; touch?: { contactId: string; at: number }; stats?: FlowStepStats; at: number },
-): Promise<{ inserted: boolean; entry: Parameters<typeof presentTicketListRow>[0] | undefined }> {
+  options: { guardSeq?: boolean; seq?: "given" | "next" | "given-or-next"; routing?: RoutingGuard; touch?: { contactId: string; at: number }; stats?: FlowStepStats; at: number },
+): Promise<{ inserted: boolean; seq: number; entry: Parameters<typeof presentTicketListRow>[0] | undefined }> {
   const visible = row.type !== "reaction";
   // A system event (a number change) is shown, but is nothing for a member to read.
   const unread = row.direction === "in" && row.type !== "reaction" && row.type !== "system";
-  const q = appendQueries(db, row, visible, unread, options.guardSeq === true, options.routing);
+  const q = appendQueries(db, row, visible, unread, options.guardSeq === true, options.routing, options.seq ?? "given");
   const [inserted, , entryRows] = await batchPrepared(
     db,
     [
@@ -290,7 +317,8 @@ export async function insertMessage(
     // again conflicts on its idempotency key and does not count them twice).
     options.stats ? statsStatements(db, options.stats, row.id) : [],
   );
-  return { inserted: inserted[0] !== undefined, entry: entryRows[0] };
+  const made = inserted[0] as { id: string; seq?: number } | undefined;
+  return { inserted: made !== undefined, seq: made?.seq ?? row.seq, entry: entryRows[0] };
 }
 
 /**
@@ -300,7 +328,7 @@ export async function insertMessage(
  * The insert comes with its values (`preparedInsert`). Placeholders: sentAt, preview, at, ticketId,
  * companyId, messageId (update); ticketId, companyId (the reads).
  */
-function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolean, guardSeq: boolean, routing?: RoutingGuard) {
+function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolean, guardSeq: boolean, routing: RoutingGuard | undefined, seq: "given" | "next" | "given-or-next") {
   const guards = [...(guardSeq ? [SEQ_TAKEN] : []), ...(routing ? [ROUTING_MOVED] : [])];
   const guardValues = routing
     ? { routingCompanyScope: routing.companyScope, routingCompanyEpoch: routing.companyEpoch, routingContactScope: routing.contactScope, routingContactEpoch: routing.contactEpoch }
@@ -310,7 +338,13 @@ function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolea
   const companyId = sql.placeholder("companyId") as unknown as string;
   return {
     // With its values (the row's, encoded as drizzle encodes an insert's).
-    insert: preparedInsert(db, messages, row, { onConflictDoNothing: true, returningId: true, ...(guards.length ? { unless: guards } : {}), ...(guardValues ? { guardValues } : {}) }),
+    insert: preparedInsert(db, messages, row, {
+      onConflictDoNothing: true,
+      returningId: true,
+      ...(guards.length ? { unless: guards } : {}),
+      ...(guardValues ? { guardValues } : {}),
+      ...(seq === "next" ? { computed: [SEQ_NEXT] } : seq === "given-or-next" ? { computed: [SEQ_GIVEN_OR_NEXT] } : {}),
+    }),
     update: prepared(db, `append.update:${visible}:${unread}`, () =>
       db
         .update(tickets)
@@ -622,31 +656,19 @@ export class TicketRoom extends DurableObject<AppEnv> {
       publishFirst?: StoredPublish;
     } = {},
   ): Promise<AppendResult> {
-    return (await this.appendChained(input, options)) as AppendResult;
+    return this.appendChained(input, options);
   }
 
-  /**
-   * `append` of a customer message its ContactSession routed on its routing snapshot, without
-   * reading D1 (issue 16): stored only if no epoch of `routing` moved since the session read it and
-   * D1 does not hold the message yet; otherwise nothing is stored or published and the answer is
-   * `stale` (the session reads D1 and routes the message again). `options` as `append`'s, without
-   * `publishFirst`.
-   */
-  async appendRouted(input: AppendInput, options: Omit<Parameters<TicketRoom["append"]>[1] & object, "publishFirst">, routing: RoutingGuard): Promise<RoutedAppend> {
-    return this.appendChained(input, options, routing);
-  }
-
-  /** `append` and `appendRouted`: the append, in this room's appends chain. */
-  private appendChained(input: AppendInput, options: NonNullable<Parameters<TicketRoom["append"]>[1]>, routing?: RoutingGuard): Promise<RoutedAppend> {
+  /** `append`: the append, in this room's appends chain. */
+  private appendChained(input: AppendInput, options: NonNullable<Parameters<TicketRoom["append"]>[1]>): Promise<AppendResult> {
     // Input gates hold other calls back only during this object's own storage operations, not
     // while D1 answers: appends are chained so each gets its seq and row before the next starts.
     const waited = span(this.env, "room.wait-in-queue");
     const inside = span(this.env, "room.append-inside");
-    const run = this.appends.then(async (): Promise<RoutedAppend> => {
+    const run = this.appends.then(async (): Promise<AppendResult> => {
       waited();
       const ahead = options.publishFirst ? (await this.storedGroups(options.publishFirst)).groups : undefined;
-      const result = await this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact, ahead, routing);
-      if ("stale" in result) return result;
+      const result = await this.appendNow(input, options.fresh === true, options.newTicket === true, options.alsoPublish, options.stats, options.touchContact, ahead);
       // A duplicate published nothing of its own: the stored message goes to the hub alone.
       if (result.duplicate && ahead) await this.toHub(input.companyId, ahead, false);
       if (result.duplicate && options.republish && result.message.ticketId === input.ticketId) {
@@ -668,9 +690,7 @@ export class TicketRoom extends DurableObject<AppEnv> {
     touch?: { contactId: string; at: number },
     /** Hub groups published in the same call, before this message's (`append`'s `publishFirst`); only when this insert happened. */
     ahead?: HubGroup[],
-    /** `appendRouted`'s epochs: stored only if none moved, and only if D1 does not hold the message yet. */
-    routing?: RoutingGuard,
-  ): Promise<RoutedAppend> {
+  ): Promise<AppendResult> {
     const db = getDb(this.env.DB);
     // Counted with the insert only under an id of the room's own (a new one exists only if this very
     // insert made it); with a caller's id they are left to the caller (`statsRecorded` absent).
@@ -695,19 +715,19 @@ export class TicketRoom extends DurableObject<AppEnv> {
       // One round trip (issue 16): the insert, the ticket's list entry (only when the insert
       // happened: a duplicate moves nothing) and the ticket as the lists show it.
       const batched = span(this.env, "room.batch");
-      const stored = await insertMessage(db, candidate, { guardSeq: next.fromD1, ...(routing ? { routing } : {}), ...(touch ? { touch } : {}), ...(stats ? { stats } : {}), at });
+      // A seq read from D1 is guarded; one counted in memory is moved past any message another
+      // writer stored since (the ContactSession's, issue 16) in the insert itself.
+      const stored = await insertMessage(db, candidate, { ...(next.fromD1 ? { guardSeq: true } : { seq: "given-or-next" as const }), ...(touch ? { touch } : {}), ...(stats ? { stats } : {}), at });
       batched();
       if (stored.inserted) {
-        row = candidate;
+        row = { ...candidate, seq: stored.seq };
+        if (stored.seq > this.seqCounter) this.seqCounter = stored.seq;
         entry = stored.entry;
         break;
       }
       // The seq taken for the duplicate is given back (appends run one at a time, so it is still the
       // last one handed out): the ticket's seqs stay without gaps.
       if (this.seqCounter === candidate.seq) this.seqCounter -= 1;
-      // Routed on a snapshot: whatever stopped the insert (an epoch moved, the message stored
-      // already, the seq taken), the session routes the message again from D1.
-      if (routing) return { stale: true };
       const again = await this.findExisting(input);
       if (again) return { message: (await presentMessages(this.env, db, [again]))[0]!, duplicate: true, ...(stats ? { statsRecorded: true } : {}) };
       if (!next.fromD1 || tries >= 2) throw new Error("message insert conflicted but no existing row was found");
@@ -740,6 +760,16 @@ export class TicketRoom extends DurableObject<AppEnv> {
     });
     this.appends = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A customer's message its ContactSession stored and published itself (issue 16), handed on by
+   * the company's hub because a member has this room open (`CompanyHub.publishMessage`): sent to
+   * this room's sockets as `message.created`. This room's next append counts on past its seq in
+   * the insert itself (`SEQ_GIVEN_OR_NEXT`).
+   */
+  async relay(message: MessageAnswer): Promise<void> {
+    this.broadcast({ type: "message.created", message });
   }
 
   /**

@@ -118,14 +118,22 @@ export function preparedInsert(
   db: Db,
   table: SQLiteTable,
   row: Record<string, unknown>,
-  options: { onConflictDoNothing?: boolean; returningId?: boolean; unless?: InsertGuard | readonly InsertGuard[]; guardValues?: Record<string, unknown> } = {},
+  options: {
+    onConflictDoNothing?: boolean;
+    returningId?: boolean;
+    unless?: InsertGuard | readonly InsertGuard[];
+    guardValues?: Record<string, unknown>;
+    /** Columns whose value D1 computes in the statement (`ComputedColumn`), in place of the row's. */
+    computed?: readonly ComputedColumn[];
+  } = {},
 ): readonly [PreparedLike & { execute(values?: Record<string, unknown>): Promise<{ id: string }[]> }, Record<string, unknown>] {
   const columns = getTableColumns(table) as Record<string, { name: string; mapToDriverValue(value: unknown): unknown }>;
   const keys = Object.keys(row).filter((k) => k in columns && row[k] !== undefined);
   const guards = options.unless === undefined ? [] : Array.isArray(options.unless) ? (options.unless as readonly InsertGuard[]) : [options.unless as InsertGuard];
-  const name = `insert:${getTableName(table)}:${options.onConflictDoNothing ? "ignore" : "plain"}:${options.returningId ? "id" : "-"}:${guards.length ? `unless ${guards.map((g) => g.name).join("+")}` : "-"}:${keys.join(",")}`;
+  const computed = options.computed ?? [];
+  const name = `insert:${getTableName(table)}:${options.onConflictDoNothing ? "ignore" : "plain"}:${options.returningId ? "id" : "-"}:${guards.length ? `unless ${guards.map((g) => g.name).join("+")}` : "-"}:${computed.length ? `computed ${computed.map((c) => c.name).join("+")}` : "-"}:${keys.join(",")}`;
   const query = prepared(db, name, () => {
-    if (guards.length) return guardedInsert(db, getTableName(table), keys.map((k) => [k, columns[k]!.name] as const), guards, options);
+    if (guards.length || computed.length) return guardedInsert(db, getTableName(table), keys.map((k) => [k, columns[k]!.name] as const), guards, { ...options, computed });
     const insert = db.insert(table).values(Object.fromEntries(keys.map((k) => [k, sql`${sql.placeholder(k)}`])) as never);
     const guarded = options.onConflictDoNothing ? insert.onConflictDoNothing() : insert;
     if (!options.returningId) return guarded.prepare() as unknown as PreparedLike;
@@ -149,12 +157,35 @@ export function preparedInsert(
  */
 export type InsertGuard = { name: string; exists: string; keys: readonly string[] };
 
-/** `preparedInsert`'s statement with a guard (`InsertGuard`), as drizzle's prepared queries answer. */
-function guardedInsert(db: Db, table: string, keys: readonly (readonly [string, string])[], guards: readonly InsertGuard[], options: { onConflictDoNothing?: boolean; returningId?: boolean }): PreparedLike {
+/**
+ * A column of `preparedInsert`'s row whose value D1 computes in the insert itself: `key` is the
+ * row's key (its value in the row is ignored), `expression` the SQL of a scalar subquery whose `?`s
+ * take the row's values named by `keys`, in order; `name` tells the prepared statements apart. With
+ * `returningId`, the computed columns are answered too (by key, next to `id`).
+ */
+export type ComputedColumn = { name: string; key: string; expression: string; keys: readonly string[] };
+
+/**
+ * `preparedInsert`'s statement with guards (`InsertGuard`) or computed columns (`ComputedColumn`),
+ * as drizzle's prepared queries answer.
+ */
+function guardedInsert(
+  db: Db,
+  table: string,
+  keys: readonly (readonly [string, string])[],
+  guards: readonly InsertGuard[],
+  options: { onConflictDoNothing?: boolean; returningId?: boolean; computed?: readonly ComputedColumn[] },
+): PreparedLike {
+  const computed = new Map((options.computed ?? []).map((c) => [c.key, c]));
+  const returned = [["id", "id"] as const, ...keys.filter(([key]) => computed.has(key))];
   const text =
-    `insert into "${table}" (${keys.map(([, column]) => `"${column}"`).join(", ")}) select ${keys.map(() => "?").join(", ")} where ${guards.map((g) => `not exists (${g.exists})`).join(" and ")}` +
-    `${options.onConflictDoNothing ? " on conflict do nothing" : ""}${options.returningId ? ' returning "id"' : ""}`;
-  const params = [...keys.map(([key]) => sql.placeholder(key)), ...guards.flatMap((g) => g.keys.map((key) => sql.placeholder(key)))];
+    `insert into "${table}" (${keys.map(([, column]) => `"${column}"`).join(", ")}) select ${keys.map(([key]) => (computed.has(key) ? `(${computed.get(key)!.expression})` : "?")).join(", ")}` +
+    `${guards.length ? ` where ${guards.map((g) => `not exists (${g.exists})`).join(" and ")}` : " where true"}` +
+    `${options.onConflictDoNothing ? " on conflict do nothing" : ""}${options.returningId ? ` returning ${returned.map(([key, column]) => `"${column}" as "${key}"`).join(", ")}` : ""}`;
+  const params = [
+    ...keys.flatMap(([key]) => (computed.has(key) ? computed.get(key)!.keys.map((k) => sql.placeholder(k)) : [sql.placeholder(key)])),
+    ...guards.flatMap((g) => g.keys.map((key) => sql.placeholder(key))),
+  ];
   const client = db.$client as D1Database;
   const rows = (result: unknown) => ((result as { results?: unknown[] }).results ?? []) as { id: string }[];
   const stmt = client.prepare(text);

@@ -1,0 +1,2 @@
+-- One message per seq in a ticket (issue 16): the ContactSession stores a customer's message routed on its snapshot itself, with the seq after the ticket's highest computed in the insert, next to the TicketRoom's own count; the room's counted seq is moved past them in its insert; this index refuses any seq two writers would choose alike and makes the highest one seek.
+CREATE UNIQUE INDEX `messages_ticket_seq_uq` ON `messages` (`ticket_id`,`seq`);
