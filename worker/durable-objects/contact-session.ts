@@ -15,9 +15,11 @@
  *   5. else a new pending ticket opens (with the connection's greeting message).
  * A run's conversation is stored in the contact's ticket (created pending when there is none, never
  * opened for a member); bot messages are outbound messages with no sender. The TicketRoom stores
- * every message but one kind: a new contact's first message with nothing to do before its insert
- * (no media, quoted message or ad referral) goes into D1 in the contact's own batch, with its
- * identity and its pending ticket, and the room only publishes it (`publishStored`; issue 16). When
+ * every message but two kinds (issue 16): a new contact's first message with nothing to do before
+ * its insert (no media, quoted message or ad referral) goes into D1 in the contact's own batch, with
+ * its identity and its pending ticket, and the room only publishes it (`publishStored`); and a
+ * message routed on the routing snapshot (below) is stored by this object and published to the
+ * company's hub, which hands it to the room only while a member has the ticket open (`storeRouted`). When
  * that message starts a flow, its publish is queued in the outbox with the run's first step and
  * goes with the run's first send, which this object stores, publishes and sends itself without the
  * ticket's room, handing the send to the room only when it does not succeed at once
@@ -25,9 +27,9 @@
  *
  * Routing reads D1 in one batch per message (`preload`), except for a message its routing would
  * place in the open ticket the last batch found, which is routed on that batch kept in memory (the
- * routing snapshot, `RoutingSnapshot`; issue 16): its insert checks in the same statement that no
- * routing epoch (schema/routing.ts, kept by D1 triggers) moved since, and the message is routed
- * again from D1 when one did.
+ * routing snapshot, `RoutingSnapshot`; issue 16): its insert, made here, checks in the same
+ * statement that no routing epoch (schema/routing.ts, kept by D1 triggers) moved since, and the
+ * message is routed again from D1 when one did.
  *
  * Runs the flow engine (worker/flows) for the contact and performs its effects
  * (worker/pipeline/flow-effects.ts). Storage (SQLite):
