@@ -463,7 +463,9 @@ export function parseWhatsAppWebhook(body: unknown, options: ParseOptions = {}):
   const messageChanges: Change[] = parsed.data.entry.flatMap((entry) =>
     entry.changes.filter((c) => c.field === "messages").map((c) => ({ entryId: entry.id, field: c.field, value: c.value })),
   );
-  const numberOf = (change: Change) => changeValue.safeParse(change.value).data?.metadata.phone_number_id ?? "";
+  // Each change's value parsed once (it is read for its number here and for its items below).
+  const values = new Map(messageChanges.map((change) => [change, changeValue.safeParse(change.value)] as const));
+  const numberOf = (change: Change) => values.get(change)!.data?.metadata.phone_number_id ?? "";
   const numbers = new Set(messageChanges.map(numberOf));
   // The raw bytes are kept only when they concern one number: a rejected event is shown to that
   // number's company, which must not see another number's customers.
@@ -480,7 +482,7 @@ export function parseWhatsAppWebhook(body: unknown, options: ParseOptions = {}):
     return batch;
   };
   for (const change of messageChanges) {
-    const value = changeValue.safeParse(change.value);
+    const value = values.get(change)!;
     if (!value.success) {
       // A `messages` change that routes nowhere: kept (unrouted) unless it is empty.
       const record = looseRecord.safeParse(change.value);
