@@ -117,7 +117,7 @@ describe("a customer's message stored by its session (issue 16)", () => {
     expect((await seqsOf(ticketId)).map(([seq]) => seq)).toEqual([1, 2, 3, 4]);
   });
 
-  it("members' sends and the customer's messages, one after another and at once, keep one seq each, without gaps", async () => {
+  it("members' sends and the customer's messages, one after another (in order) and at once, keep one seq each, without gaps", async () => {
     const { owner, writes, ticketId } = await conversation();
     const send = async (body: string) =>
       (await expectStatus<MessageAnswer>(await call("POST", `/api/tickets/${ticketId}/messages`, { token: owner.token, body: { type: "text", body } }), 201)).seq;
@@ -138,11 +138,8 @@ describe("a customer's message stored by its session (issue 16)", () => {
     await Promise.all([send("F"), writes("g"), send("H"), writes("i"), send("J"), writes("k")]);
     const all = await seqsOf(ticketId);
     expect(all.map(([seq]) => seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    // Sent at once, they reach the room and the session in no set order: each has one seq after 6.
     expect(all.slice(6).map(([, body]) => body).sort()).toEqual(["F", "H", "J", "g", "i", "k"]);
-    // Each side's own order holds among the concurrent ones.
-    const order = all.map(([, body]) => body);
-    expect(order.indexOf("F") < order.indexOf("H") && order.indexOf("H") < order.indexOf("J")).toBe(true);
-    expect(order.indexOf("g") < order.indexOf("i") && order.indexOf("i") < order.indexOf("k")).toBe(true);
   });
 
   it("a second message at a seq its ticket holds is refused by the index, whoever writes it", async () => {
