@@ -63,6 +63,11 @@ export type TicketAnswer = {
   unreadCount: number;
   lastMessageAt: number;
   lastMessagePreview: string;
+  /**
+   * The row's version (tickets.version): higher is newer. Of two entries of one ticket, a client
+   * keeps the one with the higher version, whatever order they arrive in (issue 16).
+   */
+  version: number;
   createdAt: number;
   closedAt: number | null;
   /** The ad the customer came from when the ticket began with one. */

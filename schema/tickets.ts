@@ -25,6 +25,13 @@ export const tickets = sqliteTable(
     unreadCount: integer("unread_count").notNull().default(0),
     lastMessageAt: integer("last_message_at").notNull(),
     lastMessagePreview: text("last_message_preview").notNull().default(""),
+    /**
+     * Goes up by one with every change of the row, whoever writes it (the appends' batches set it;
+     * trigger `tickets_version_au` of migration 0012 for every other UPDATE). Ticket answers carry
+     * it, so a client keeps the newest of two list entries that reach it out of order (issue 16:
+     * a ContactSession and a TicketRoom publish the same ticket's entry to the hub concurrently).
+     */
+    version: integer("version").notNull().default(0),
     closedAt: integer("closed_at"),
     /** The ad or post the customer came from (WhatsApp `referral`), when the ticket began with one. */
     referral: text("referral", { mode: "json" }).$type<{ [key: string]: Json } | null>(),

@@ -2236,6 +2236,7 @@ function newTicketRow(connection: ConnectionRow, contactId: string, event: Inbou
     unreadCount: 0,
     lastMessageAt: event.timestamp,
     lastMessagePreview: "",
+    version: 0,
     closedAt: null,
     referral: null,
     outsideHoursAt: null,

@@ -356,6 +356,8 @@ function appendQueries(db: Db, row: MessageRow, visible: boolean, unread: boolea
               }
             : {}),
           ...(unread ? { unreadCount: sql`${tickets.unreadCount} + 1` } : {}),
+          // Moved here, so the row's trigger (`tickets_version_au`, migration 0012) writes nothing more.
+          version: sql`${tickets.version} + 1`,
           updatedAt: p("at"),
         })
         .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId), sql`EXISTS (SELECT 1 FROM messages WHERE messages.id = ${sql.placeholder("messageId")})`))

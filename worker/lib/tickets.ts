@@ -115,6 +115,7 @@ export function presentTicket(
     unreadCount: ticket.unreadCount,
     lastMessageAt: ticket.lastMessageAt,
     lastMessagePreview: ticket.lastMessagePreview,
+    version: ticket.version,
     createdAt: ticket.createdAt,
     closedAt: ticket.closedAt,
     referral: referralAnswer(ticket.referral),

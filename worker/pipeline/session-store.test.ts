@@ -142,6 +142,32 @@ describe("a customer's message stored by its session (issue 16)", () => {
     expect(all.slice(6).map(([, body]) => body).sort()).toEqual(["F", "H", "J", "g", "i", "k"]);
   });
 
+  it("every list entry carries the ticket's version: one up per message and per other change, the highest entry D1's own", async () => {
+    const { owner, writes, ticketId } = await conversation();
+    const hub = await openSocket("/api/ws/hub", owner.token);
+    await until(async () => hub.frames, (f) => f.some((x) => x.type === "hello"), "the hub's hello");
+    const version = async () => (await env.DB.prepare("SELECT version FROM tickets WHERE id = ?").bind(ticketId).first<{ version: number }>())!.version;
+    const start = await version();
+    // A message's batch moves it by one (its update sets it; the trigger adds nothing).
+    await writes("um");
+    expect(await version()).toBe(start + 1);
+    // Any other UPDATE moves it through the trigger (migration 0012), once.
+    await env.DB.prepare("UPDATE tickets SET unread_count = 0 WHERE id = ?").bind(ticketId).run();
+    expect(await version()).toBe(start + 2);
+    // The session's and the room's entries, written at once, reach the hub in no set order.
+    const send = (body: string) => call("POST", `/api/tickets/${ticketId}/messages`, { token: owner.token, body: { type: "text", body } });
+    await Promise.all([writes("a"), send("B"), writes("c"), send("D"), writes("e")]);
+    const final = (await env.DB.prepare("SELECT version, last_message_preview AS preview, unread_count AS unread FROM tickets WHERE id = ?").bind(ticketId).first<{ version: number; preview: string; unread: number }>())!;
+    const entries = () => hub.frames.filter((f) => f.type === "ticket.updated" && f.ticket?.id === ticketId).map((f) => f.ticket!);
+    await until(async () => entries().map((t) => t.version), (v) => v.includes(final.version), "the entry of D1's version on the hub");
+    const versions = entries().map((t) => t.version);
+    // No two entries of different states share a version, and the newest is what D1 holds.
+    for (const a of entries()) for (const b of entries()) if (a.version === b.version) expect([a.lastMessagePreview, a.unreadCount]).toEqual([b.lastMessagePreview, b.unreadCount]);
+    const newest = entries().find((t) => t.version === Math.max(...versions))!;
+    expect([newest.version, newest.lastMessagePreview, newest.unreadCount]).toEqual([final.version, final.preview, final.unread]);
+    hub.ws.close();
+  });
+
   it("a second message at a seq its ticket holds is refused by the index, whoever writes it", async () => {
     const { ticketId } = await conversation();
     const first = (await getDb(env.DB).query.messages.findFirst({ where: (m, { eq }) => eq(m.ticketId, ticketId) }))!;

@@ -186,6 +186,8 @@ export const ticketAnswer: z.ZodType<TicketAnswer> = z.object({
   unreadCount: z.number(),
   lastMessageAt: z.number(),
   lastMessagePreview: z.string(),
+  // An event stored before tickets had versions (the hub's catch-up) reads as the oldest.
+  version: z.number().catch(0),
   createdAt: z.number(),
   closedAt: z.number().nullable(),
   referral: referralAnswer,

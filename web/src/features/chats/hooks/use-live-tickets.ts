@@ -32,9 +32,25 @@ function isTicketFilters(value: unknown): value is TicketFilters {
   );
 }
 
-/** Applies a changed ticket to every cached list and to its detail. */
+/** The highest version of each ticket `applyTicket` applied, per query client (issue 16). */
+const appliedVersions = new WeakMap<QueryClient, Map<string, number>>();
+
+/**
+ * Applies a changed ticket (a hub `ticket.updated` or an action's answer) to every cached list and
+ * to its detail. An entry older (a lower `version`) than one applied before, or than the one a list
+ * or the detail holds, is dropped: two writers publish the same ticket's entry to the hub
+ * concurrently, so the older can arrive last (issue 16), and a list the ticket left must not take
+ * it back on its older entry.
+ */
 export function applyTicket(queryClient: QueryClient, ticket: TicketAnswer, viewer: TicketViewer): void {
-  queryClient.setQueryData<TicketAnswer>(chatKeys.detail(ticket.id), (current) => (current && current.lastMessageAt > ticket.lastMessageAt ? { ...ticket, lastMessageAt: current.lastMessageAt } : ticket));
+  let versions = appliedVersions.get(queryClient);
+  if (!versions) appliedVersions.set(queryClient, (versions = new Map()));
+  if ((versions.get(ticket.id) ?? -1) > ticket.version) return;
+  versions.set(ticket.id, ticket.version);
+  queryClient.setQueryData<TicketAnswer>(chatKeys.detail(ticket.id), (current) => {
+    if (current && current.version > ticket.version) return current;
+    return current && current.lastMessageAt > ticket.lastMessageAt ? { ...ticket, lastMessageAt: current.lastMessageAt } : ticket;
+  });
   for (const [key, data] of queryClient.getQueriesData<TicketPages>({ queryKey: chatKeys.lists() })) {
     const filters = key[2];
     if (!data || !isTicketFilters(filters)) continue;

@@ -3,27 +3,9 @@ import type { MessageAnswer, TicketAnswer } from "../../../../../schema/realtime
 import { bumpTicket, flattenTickets, matchesFilters, upsertTicket, type TicketFilters, type TicketPages, type TicketViewer } from "./ticket-list";
 import { flattenMessages, formatBytes, groupByDay, mergeMessages, relativeDay, splitLinks, tickOf, upsertMessage, withLocalMessages, type LocalMessage, type MessagePages } from "./messages";
 import { contactCardsOf, locationOf, replyOf } from "./payloads";
+import { ticketFixture } from "../test/tickets";
 
-function ticket(id: string, over: Partial<TicketAnswer> = {}): TicketAnswer {
-  return {
-    id,
-    status: "pending",
-    contact: { id: `c-${id}`, name: `Contact ${id}`, phone: "+5511999990000", email: null, image: null },
-    connection: { id: "conn", name: "Main", channel: "sandbox" },
-    assignedMemberId: null,
-    assignedMemberName: null,
-    servedByMemberId: null,
-    isGroup: false,
-    unreadCount: 0,
-    lastMessageAt: 1000,
-    lastMessagePreview: "",
-    createdAt: 1,
-    closedAt: null,
-    referral: null,
-    outsideHoursAt: null,
-    ...over,
-  };
-}
+const ticket = ticketFixture;
 
 function message(id: string, over: Partial<MessageAnswer> = {}): MessageAnswer {
   return {
@@ -117,6 +99,21 @@ describe("upsertTicket", () => {
     const data = pages({ ids: [["a", 900]], cursor: null });
     expect(upsertTicket(data, ticket("q", { status: "open" }), { ...ALL, status: "pending" }, ADMIN)).toEqual({ data, changed: false, unknown: false });
     expect(upsertTicket(data, ticket("q", { status: "open" }), { ...ALL, type: "mine" }, { ...ADMIN, memberId: null }).unknown).toBe(true);
+  });
+
+  it("keeps the newer of two entries of a ticket that arrive out of order (tickets.version)", () => {
+    const held = ticket("a", { lastMessageAt: 900, lastMessagePreview: "a resposta", unreadCount: 0, version: 5 });
+    const data: TicketPages = { pages: [{ results: [held, ticket("b", { lastMessageAt: 800 })], cursor: null, total: 2 }], pageParams: [null] };
+    // The customer's entry, read before the member's reply was stored, reaches the list after it.
+    const older = ticket("a", { lastMessageAt: 850, lastMessagePreview: "a pergunta", unreadCount: 1, version: 4 });
+    expect(upsertTicket(data, older, ALL, ADMIN)).toEqual({ data, changed: false, unknown: false });
+    // The same version again, or a newer one, applies.
+    expect(flattenTickets(upsertTicket(data, { ...held, unreadCount: 3 }, ALL, ADMIN).data)[0]?.unreadCount).toBe(3);
+    const newer = upsertTicket(data, ticket("a", { lastMessageAt: 950, lastMessagePreview: "outra", version: 6 }), ALL, ADMIN);
+    expect(flattenTickets(newer.data).map((t) => [t.id, t.lastMessagePreview])).toEqual([
+      ["a", "outra"],
+      ["b", ""],
+    ]);
   });
 
   it("bumps a ticket on a new message, ignoring reactions and stale messages", () => {

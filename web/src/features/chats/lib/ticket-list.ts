@@ -81,9 +81,14 @@ export type UpsertOutcome = { data: TicketPages; changed: boolean; unknown: bool
 /**
  * Applies a changed ticket to a loaded list: removes it from wherever it was and, when the list's
  * filters show it, inserts it at its place in the order. A ticket that sorts after everything loaded
- * while more pages exist is left for paging to bring. `total` follows what is known.
+ * while more pages exist is left for paging to bring. `total` follows what is known. An entry older
+ * than the one the list holds (a lower `version`, tickets.version) changes nothing (issue 16).
  */
 export function upsertTicket(data: TicketPages, ticket: TicketAnswer, filters: TicketFilters, viewer: TicketViewer): UpsertOutcome {
+  for (const page of data.pages) {
+    const held = page.results.find((t) => t.id === ticket.id);
+    if (held && held.version > ticket.version) return { data, changed: false, unknown: false };
+  }
   const match = matchesFilters(ticket, filters, viewer);
   if (match === null) return { data, changed: false, unknown: true };
   const wasPresent = data.pages.some((page) => page.results.some((t) => t.id === ticket.id));
