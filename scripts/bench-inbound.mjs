@@ -1,28 +1,33 @@
 // `npm run bench:inbound`: inbound throughput and latency of the main job against `wrangler dev`.
 //
 // Starts the Graph API stand-in and the product (fresh local state), registers an owner with a
-// WhatsApp Cloud API connection, opens the company hub WebSocket, then delivers N signed webhooks
-// (BENCH_CONTACTS contacts × BENCH_MESSAGES messages, BENCH_CONCURRENCY at once) and prints
-// messages/s, p50/p95/p99 from POST to the message pushed on the WebSocket, the worker's peak RSS,
-// and the same load on GET /api/health (no storage) and on POST /api/dev/bench/d1-insert (one bare D1
-// insert, the platform's own cost of storing a row) with the ratios between them; then
-// BENCH_SERIAL (default 200) messages one at a time for the concurrency-1 latency POST → frame
-// (issue 16); then BENCH_ROUNDS (default 9) interleaved rounds, each as many messages as there are
-// contacts (new ones among them in the main phase's share), as many GET /api/health and as many
-// bare inserts, whose ratios are taken within each round (the headline ratios: this machine's
-// speed drifts between phases minutes apart). Last,
-// the platform's floor in the same run: POST /api/dev/bench/skeleton (Worker → object A with one
-// storage write → object B with one storage write and one D1 batch of an insert and an update,
-// worker/durable-objects/bench-hop.ts) with the same keys, count and concurrency (a new pair of
-// objects per contact, as the messages have), then one at a time; the inbound figures are printed
-// as ratios to it. Then the floor of "store and push": the same skeleton whose object B
-// publishes a tag to one more object (`hub`, a storage write and a frame on a socket the bench holds,
-// GET /api/dev/bench/skeleton/ws), timed from the POST to the frame like the messages. Each
-// concurrent phase also prints the CPU it used per operation (scripts/lib.mjs `workerdCpu`): all of
-// workerd's processes (wrangler's local proxy in front is one of them), their busiest thread (the
-// one the Worker, its objects and local D1 run on) with its share of the phase's wall time, and
-// this load generator's own. The ratio of the insert's to a message's is the throughput ratio a
-// saturated thread would give, whatever share of the thread each phase kept busy.
+// WhatsApp Cloud API connection, opens the company hub WebSocket, and runs these phases in order:
+// 1. N signed webhooks (BENCH_CONTACTS contacts × BENCH_MESSAGES messages, BENCH_CONCURRENCY at
+//    once): messages/s, p50/p95/p99 from POST to the message pushed on the WebSocket, the
+//    worker's peak RSS;
+// 2. BENCH_SERIAL (default 200) messages one at a time: the concurrency-1 latency POST → frame
+//    (issue 16);
+// 3. BENCH_ROUNDS (default 9) interleaved rounds, each as many messages as there are contacts (new
+//    ones among them in phase 1's share), as many GET /api/health, as many bare inserts and as
+//    many calls of the two-call floor (the shape of a message routed on its session's snapshot:
+//    POST /api/dev/bench/skeleton?alone=1 with a push, below), whose ratios are taken within each
+//    round (the headline ratios: this machine's speed drifts between phases minutes apart);
+// 4. the same load as phase 1 on GET /api/health (no storage), then on POST
+//    /api/dev/bench/d1-insert (one bare D1 insert, the platform's own cost of storing a row), with
+//    the ratios of phase 1 to them (labelled as measured minutes apart);
+// 5. the platform's floor: POST /api/dev/bench/skeleton (Worker → object A with one storage
+//    write → object B with one storage write and one D1 batch of an insert and an update,
+//    worker/durable-objects/bench-hop.ts) with the same keys, count and concurrency (a new pair of
+//    objects per contact, as the messages have), then one at a time; the inbound figures are
+//    printed as ratios to it;
+// 6. the floor of "store and push": the same skeleton whose object B publishes a tag to one more
+//    object (`hub`, a storage write and a frame on a socket the bench holds, GET
+//    /api/dev/bench/skeleton/ws), timed from the POST to the frame like the messages.
+// Each concurrent phase also prints the CPU it used per operation (scripts/lib.mjs `workerdCpu`):
+// all of workerd's processes (wrangler's local proxy in front is one of them), their busiest
+// thread (the one the Worker, its objects and local D1 run on) with its share of the phase's wall
+// time, and this load generator's own. The ratio of the insert's to a message's is the throughput
+// ratio a saturated thread would give, whatever share of the thread each phase kept busy.
 // BENCH_TRACE=1 prints the inbound path's stage timings (GET /api/dev/bench/trace) of each phase;
 // BENCH_PROFILE=1 takes a CPU profile of the worker during the concurrent phase and prints its
 // self time by module and function (scripts/lib.mjs summariseProfile); BENCH_PROFILE_OUT=<dir>
@@ -220,7 +225,25 @@ try {
     await res.arrayBuffer();
     return res.status === 200;
   };
+  // The skeleton's hub socket (its frames: the tags pushed), open from the rounds on, so the
+  // rounds' two-call floor pushes to a socket as the messages do.
+  const framedAt = new Map();
+  const hubSocket = await new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/dev/bench/skeleton/ws`);
+    socket.onopen = () => resolve(socket);
+    socket.onerror = reject;
+    socket.onmessage = (e) => framedAt.set(String(e.data), performance.now());
+  });
+  // The floor of the shape a message routed on its session's snapshot has (worker → object A with
+  // one storage write and one D1 batch → the hub object with one storage write and a frame), timed
+  // to the answer as the rounds' messages are.
+  const twoCalls = async (key, tag) => {
+    const res = await fetch(`${base}/api/dev/bench/skeleton?key=${key}&push=${tag}&alone=1`, { method: "POST" });
+    await res.arrayBuffer();
+    return res.status === 200;
+  };
   let roundInsertFailures = 0;
+  let roundFloorFailures = 0;
   for (let r = 0; r < ROUNDS; r++) {
     // The main phase's mix: one message in PER_CONTACT is a new contact's first (its contact,
     // ticket and objects created); the others go to existing conversations.
@@ -234,13 +257,18 @@ try {
         pool(contacts, CONCURRENCY, async () => {
           if (!(await bareInsert())) roundInsertFailures++;
         }),
+      // The same keys each round (their objects in memory), the new contacts' new ones.
+      floor: () =>
+        pool(contacts, CONCURRENCY, async ({ c }) => {
+          if (!(await twoCalls(`f${c}`, `round${r}-${c}`))) roundFloorFailures++;
+        }),
     };
-    const order = r % 2 === 0 ? ["message", "health", "insert"] : ["insert", "health", "message"];
+    const order = r % 2 === 0 ? ["message", "health", "insert", "floor"] : ["floor", "insert", "health", "message"];
     const round = {};
     for (const name of order) round[name] = await timed(phases[name]);
     rounds.push(round);
   }
-  const roundFailures = failures - roundFailuresBefore + roundInsertFailures;
+  const roundFailures = failures - roundFailuresBefore + roundInsertFailures + roundFloorFailures;
   // The middle value (the mean of the two middle ones for an even count).
   const median = (values) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -255,6 +283,8 @@ try {
     insert: roundRatio("message", "insert"),
     health: roundRatio("message", "health"),
     cpu: perRound((x) => x.insert.cpu.threadMs / x.message.cpu.threadMs),
+    floor: roundRatio("message", "floor"),
+    floorInsert: roundRatio("floor", "insert"),
   };
   closing = true;
   ws.close();
@@ -290,13 +320,6 @@ try {
   // The floor of "store and push": the skeleton, then object B publishes to the skeleton's hub
   // object (a storage write and a frame to this socket), timed from the POST to the frame as the
   // messages are; new keys, so each conversation's first call creates its pair of objects again.
-  const framedAt = new Map();
-  const hubSocket = await new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/dev/bench/skeleton/ws`);
-    socket.onopen = () => resolve(socket);
-    socket.onerror = reject;
-    socket.onmessage = (e) => framedAt.set(String(e.data), performance.now());
-  });
   let pushFailures = 0;
   const pushStarted = new Map();
   const skeletonPush = async (key, tag) => {
@@ -305,6 +328,8 @@ try {
     await res.arrayBuffer();
     if (res.status !== 200) pushFailures++;
   };
+  // Only this phase's frames are counted (the rounds' floor pushed to the same socket).
+  framedAt.clear();
   const p0 = performance.now();
   const pushCpu0 = workerdCpu();
   await pool(jobs, CONCURRENCY, async ({ c, m }) => skeletonPush(`p${c}`, `${c}-${m}`));
@@ -340,10 +365,11 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
   ratio inbound/health: ${(rate / healthRate).toFixed(3)} (target ≥ 0.25; phases minutes apart, see "interleaved")
   baseline bare D1 insert: ${insertRate.toFixed(1)} requests/s (${insertFailures} failures; a phase of its own)
   ratio inbound/insert: ${(rate / insertRate).toFixed(3)} (target ≥ 0.5; phases minutes apart, see "interleaved")
-  interleaved:         ${ROUNDS} rounds of ${CONTACTS} messages (${Math.round(CONTACTS / PER_CONTACT)} of them new contacts' first), ${CONTACTS} GET /api/health and ${CONTACTS} bare D1 inserts each, at concurrency ${CONCURRENCY}, the ratios taken within each round (${roundFailures} failures)
+  interleaved:         ${ROUNDS} rounds of ${CONTACTS} messages (${Math.round(CONTACTS / PER_CONTACT)} of them new contacts' first), ${CONTACTS} GET /api/health, ${CONTACTS} bare D1 inserts and ${CONTACTS} calls of the two-call floor each, at concurrency ${CONCURRENCY}, the ratios taken within each round (${roundFailures} failures)
     inbound/insert:    median ${median(interleaved.insert).toFixed(3)} (target ≥ 0.5); rounds ${list(interleaved.insert)}
     inbound/health:    median ${median(interleaved.health).toFixed(3)} (target ≥ 0.25); rounds ${list(interleaved.health)}
-    busiest thread:    median ${median(threadMs("message")).toFixed(2)} ms a message, ${median(threadMs("insert")).toFixed(2)} ms a bare insert, ${median(threadMs("health")).toFixed(2)} ms a health request; CPU ratio insert / message median ${median(interleaved.cpu).toFixed(3)} (rounds ${list(interleaved.cpu)})
+    busiest thread:    median ${median(threadMs("message")).toFixed(2)} ms a message, ${median(threadMs("insert")).toFixed(2)} ms a bare insert, ${median(threadMs("health")).toFixed(2)} ms a health request, ${median(threadMs("floor")).toFixed(2)} ms the two-call floor; CPU ratio insert / message median ${median(interleaved.cpu).toFixed(3)} (rounds ${list(interleaved.cpu)})
+    two-call floor:    (worker → object A: a storage write and a D1 batch → hub object: a storage write and a frame; a message on its session's snapshot has this shape) inbound / floor median ${median(interleaved.floor).toFixed(3)} (rounds ${list(interleaved.floor)}); floor / insert median ${median(interleaved.floorInsert).toFixed(3)} (rounds ${list(interleaved.floorInsert)})
   concurrency 1, POST→frame: ${serial.length} of ${SERIAL}, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 30 ms)
   skeleton (floor):    ${skeletonRate.toFixed(1)} requests/s at concurrency ${CONCURRENCY} (${skeletonFailures} failures); one at a time p50 ${percentile(skeletonSerial, 50).toFixed(1)} ms, p95 ${percentile(skeletonSerial, 95).toFixed(1)} ms
   ratio inbound/skeleton: ${(rate / skeletonRate).toFixed(3)} throughput; concurrency 1 p95 POST→frame / skeleton p95 = ${(percentile(serial, 95) / percentile(skeletonSerial, 95)).toFixed(2)}

@@ -14,6 +14,7 @@
  * per run, as a company has one CompanyHub), which writes one storage row and sends the tag as a
  * frame to every WebSocket connected to it (GET /api/dev/bench/skeleton/ws): the floor of "store
  * and push" that `bench:inbound` measures the product's messages with, from the POST to the frame.
+ * With `alone` as well, object A makes B's part itself: two object calls, not three.
  *
  * With `reply` (`bench:flows`), the two objects instead make every platform operation the product
  * makes for a new contact's message and its bot's first reply, in the same order, and nothing of
@@ -99,9 +100,12 @@ export class BenchHop extends DurableObject<AppEnv> {
 
   /**
    * Object A's part: one storage write, then object B's part (`store`) on the object named
-   * `b:<key>`. Answers B's answer (the new row's id).
+   * `b:<key>`. Answers B's answer (the new row's id). With `alone`, object A makes B's part itself
+   * instead (one storage write, the D1 batch, the push): the floor of the shape a message routed on
+   * the ContactSession's snapshot has had since `725e5ac` (worker → session → hub, issue 16).
    */
-  async hop(key: string, send?: BenchSend, push?: string): Promise<string> {
+  async hop(key: string, send?: BenchSend, push?: string, alone = false): Promise<string> {
+    if (alone) return this.store(key, send, push);
     this.ctx.storage.sql.exec("INSERT INTO log (k, at) VALUES (?, ?)", key, Date.now());
     const b = this.env.BENCH_HOP!;
     return b.get(b.idFromName(`b:${key}`)).store(key, send, push);

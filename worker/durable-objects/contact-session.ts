@@ -1147,7 +1147,6 @@ export class ContactSession extends DurableObject<AppEnv> {
           .where(and(eq(tickets.id, ticket.id), eq(tickets.companyId, connection.companyId), isNull(tickets.referral))),
       ]);
     }
-    const room = roomOf(this.env, ticket.id);
     // A new ticket's `ticket.waiting` alert for the online members goes to the hub with the room's
     // publish of this message (issue 16: one hub call, not a third hop awaited in this turn).
     const online = this.turn?.pre.online;
@@ -1164,7 +1163,7 @@ export class ContactSession extends DurableObject<AppEnv> {
         return this.afterStored(db, connection, contact, ticket, event, created, { message: message!, duplicate: false }, online, waiting, null);
       }
       const published = span(this.env, "session.room-publish");
-      const result = await room.publishStored(publish.row, publish.ticket, publish.alsoPublish);
+      const result = await roomOf(this.env, ticket.id).publishStored(publish.row, publish.ticket, publish.alsoPublish);
       published();
       return this.afterStored(db, connection, contact, ticket, event, created, result, online, waiting, null);
     }
@@ -1177,27 +1176,29 @@ export class ContactSession extends DurableObject<AppEnv> {
       : undefined;
     const appended = span(this.env, "session.room-append");
     const input = inboundInput(connection, contact.id, ticket.id, event, media, quoted?.id ?? null);
-    // `created`: the ticket was inserted by this turn, so the room need not look for earlier messages.
-    // The contact's `last_message_at` moves in the room's batch (issue 16: the message's read batch
-    // writes nothing), unless this turn inserted the contact with this message's time.
-    const options = {
-      fresh: this.turn?.fresh === true,
-      // D1 held this message already (routed again: an earlier attempt died after storing it,
-      // maybe before its publish): the room publishes the stored row again (issue 16).
-      ...(this.turn && !this.turn.fresh ? { republish: true } : {}),
-      newTicket: created,
-      ...(waiting ? { alsoPublish: waiting } : {}),
-      ...(this.turn?.touchedContactId !== contact.id ? { touchContact: { contactId: contact.id, at: event.timestamp } } : {}),
-    };
+    // The contact's `last_message_at` moves in the message's own batch (issue 16: the message's read
+    // batch writes nothing), unless this turn inserted the contact with this message's time.
+    const touchContact = this.turn?.touchedContactId !== contact.id ? { contactId: contact.id, at: event.timestamp } : undefined;
     // Routed on the snapshot: stored here, only if its epochs hold (`routeOnSnapshot` routes it
     // again from D1 otherwise, and a duplicate too, which the read batch's `seen` then answers).
     const guard = this.turn?.guard;
     let result: AppendResult;
     if (guard) {
-      const stored = await this.storeRouted(db, input, options.touchContact, guard);
+      const stored = await this.storeRouted(db, input, touchContact, guard);
       if (!stored) throw new StaleSnapshot();
       result = stored;
-    } else result = await room.append(input, options);
+    } else {
+      result = await roomOf(this.env, ticket.id).append(input, {
+        fresh: this.turn?.fresh === true,
+        // D1 held this message already (routed again: an earlier attempt died after storing it,
+        // maybe before its publish): the room publishes the stored row again (issue 16).
+        ...(this.turn && !this.turn.fresh ? { republish: true } : {}),
+        // The ticket was inserted by this turn, so the room need not look for earlier messages.
+        newTicket: created,
+        ...(waiting ? { alsoPublish: waiting } : {}),
+        ...(touchContact ? { touchContact } : {}),
+      });
+    }
     appended();
     return this.afterStored(db, connection, contact, ticket, event, created, result, online, waiting, media.key);
   }
@@ -1224,10 +1225,11 @@ export class ContactSession extends DurableObject<AppEnv> {
   }
 
   /**
-   * Publishes a customer message this session stored itself (`storeRouted`) to the company's hub: `groups` (the message, its ticket's list entry, anything that
-   * goes with them), after this session's earlier publishes and in the background, as a room's
-   * are; the hub hands `message` to the ticket's room when a member has it open
-   * (`CompanyHub.publishMessage`). A failure is logged, never thrown: the message is stored.
+   * Publishes a customer message this session stored itself (`storeRouted`) to the company's hub:
+   * `groups` (the message, its ticket's list entry, anything that goes with them), after this
+   * session's earlier publishes and in the background, as a room's are; the hub hands `message`
+   * to the ticket's room when a member has it open (`CompanyHub.publishMessage`). A failure is
+   * logged, never thrown: the message is stored.
    */
   private publishToHub(row: MessageRow, groups: HubGroup[], message: MessageAnswer): void {
     const hub = hubOf(this.env, row.companyId);

@@ -133,7 +133,7 @@ export function preparedInsert(
   const computed = options.computed ?? [];
   const name = `insert:${getTableName(table)}:${options.onConflictDoNothing ? "ignore" : "plain"}:${options.returningId ? "id" : "-"}:${guards.length ? `unless ${guards.map((g) => g.name).join("+")}` : "-"}:${computed.length ? `computed ${computed.map((c) => c.name).join("+")}` : "-"}:${keys.join(",")}`;
   const query = prepared(db, name, () => {
-    if (guards.length || computed.length) return guardedInsert(db, getTableName(table), keys.map((k) => [k, columns[k]!.name] as const), guards, { ...options, computed });
+    if (guards.length || computed.length) return selectInsert(db, getTableName(table), keys.map((k) => [k, columns[k]!.name] as const), guards, { ...options, computed });
     const insert = db.insert(table).values(Object.fromEntries(keys.map((k) => [k, sql`${sql.placeholder(k)}`])) as never);
     const guarded = options.onConflictDoNothing ? insert.onConflictDoNothing() : insert;
     if (!options.returningId) return guarded.prepare() as unknown as PreparedLike;
@@ -166,10 +166,11 @@ export type InsertGuard = { name: string; exists: string; keys: readonly string[
 export type ComputedColumn = { name: string; key: string; expression: string; keys: readonly string[] };
 
 /**
- * `preparedInsert`'s statement with guards (`InsertGuard`) or computed columns (`ComputedColumn`),
- * as drizzle's prepared queries answer.
+ * `preparedInsert`'s statement when it has guards (`InsertGuard`) or computed columns
+ * (`ComputedColumn`): an `INSERT … SELECT` (`WHERE true` without guards, which SQLite's upsert
+ * needs after a SELECT), answering as drizzle's prepared queries answer.
  */
-function guardedInsert(
+function selectInsert(
   db: Db,
   table: string,
   keys: readonly (readonly [string, string])[],

@@ -18,7 +18,9 @@
  * `token` and `to`, object B also sends one text to `to` through the Graph API (`bench:flows`: the
  * floor of a bot reply, which ends with that request). With `push=<tag>`, object B then publishes
  * the tag to the skeleton's hub object, which sends it as a frame to the sockets of
- * GET /api/dev/bench/skeleton/ws (the floor of "store and push", bench:inbound). With the send and
+ * GET /api/dev/bench/skeleton/ws (the floor of "store and push", bench:inbound); with `alone=1` as
+ * well, object A makes object B's part itself (two object calls: the shape a message routed on the
+ * ContactSession's snapshot has). With the send and
  * `reply=1`, the two objects make every platform operation of a new contact's message and its bot's
  * first reply instead (`BenchHop.replyHop`: `bench:flows`' reply floor); with `reply=min`, object A
  * alone makes the fewest such operations that keep the same guarantees (`BenchHop.replyMin`).
@@ -54,6 +56,8 @@ const skeletonQuery = z.object({
   to: z.string().regex(/^\d{5,20}$/).optional(),
   // Object B publishes this tag to the skeleton's hub after answering (bench:inbound's push floor).
   push: z.string().min(1).max(200).optional(),
+  // "1": object A does object B's part itself (two object calls with the push, not three).
+  alone: z.enum(["0", "1"]).default("0"),
   // With the send: the platform operations of a new contact's reply instead (bench:flows' reply floor).
   // ("min": the fewest such operations that keep the same guarantees, in one object).
   reply: z.enum(["0", "1", "min"]).default("0"),
@@ -87,12 +91,12 @@ export const devBenchRoutes = new Hono<HonoEnv>()
     return c.json({ ok: true });
   })
   .post("/bench/skeleton", zv("query", skeletonQuery), async (c) => {
-    const { key, phoneNumberId, token, to, push, reply } = c.req.valid("query");
+    const { key, phoneNumberId, token, to, push, reply, alone } = c.req.valid("query");
     const hops = c.env.BENCH_HOP;
     if (!hops) throw notFound("Route");
     const send = phoneNumberId && token && to ? { phoneNumberId, token, to } : undefined;
     const a = hops.get(hops.idFromName(`a:${key}`));
-    const id = !send || reply === "0" ? await a.hop(key, send, push) : reply === "1" ? await a.replyHop(key, send) : await a.replyMin(key, send);
+    const id = !send || reply === "0" ? await a.hop(key, send, push, alone === "1") : reply === "1" ? await a.replyHop(key, send) : await a.replyMin(key, send);
     return c.json({ id });
   })
   .get("/bench/skeleton/ws", async (c) => {
