@@ -7,11 +7,13 @@
 //    worker's peak RSS;
 // 2. BENCH_SERIAL (default 200) messages one at a time: the concurrency-1 latency POST → frame
 //    (issue 16);
-// 3. BENCH_ROUNDS (default 9) interleaved rounds, each as many messages as there are contacts (new
-//    ones among them in phase 1's share), as many GET /api/health, as many bare inserts and as
-//    many calls of the two-call floor (the shape of a message routed on its session's snapshot:
-//    POST /api/dev/bench/skeleton?alone=1 with a push, below), whose ratios are taken within each
-//    round (the headline ratios: this machine's speed drifts between phases minutes apart);
+// 3. BENCH_ROUNDS (default 9) interleaved rounds, each as many GET /api/health or bare inserts
+//    (the two swap places every other round), as many messages as there are contacts (new ones
+//    among them in phase 1's share), as many of the other baseline and as many calls of the
+//    two-call floor (the shape of a message routed on its session's snapshot: POST
+//    /api/dev/bench/skeleton?alone=1 with a push, below), whose ratios are taken within each
+//    round (the headline ratios: this machine's speed drifts between phases minutes apart), with
+//    the objects each round's messages and floor started;
 // 4. the same load as phase 1 on GET /api/health (no storage), then on POST
 //    /api/dev/bench/d1-insert (one bare D1 insert, the platform's own cost of storing a row), with
 //    the ratios of phase 1 to them (labelled as measured minutes apart);
@@ -61,9 +63,14 @@ const traceOf = async (label) => (TRACE ? traceLines(base, label) : "");
 // BENCH_ENDPOINTS is on). A Durable Object idle for 10 s is evicted (workerd, as production's
 // hibernation), so a phase whose calls come back to an object more than 10 s apart starts it again:
 // one start per contact means every message found its objects in memory, one per message none did.
-const objectStarts = async (names) => {
+// How many of the objects named started since the trace's last reset, as numbers.
+const startCounts = async (names) => {
   const { spans } = await (await fetch(`${base}/api/dev/bench/trace`)).json();
-  return names.map((name) => `${name.replace(".start", "")} ${spans[name]?.n ?? 0}`).join(", ");
+  return names.map((name) => spans[name]?.n ?? 0);
+};
+const objectStarts = async (names) => {
+  const counts = await startCounts(names);
+  return names.map((name, i) => `${name.replace(".start", "")} ${counts[i]}`).join(", ");
 };
 try {
   await must("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { env: wranglerEnv });
@@ -197,13 +204,13 @@ try {
   serial.sort((a, b) => a - b);
   const serialStages = await traceOf("concurrency 1");
 
-  // Interleaved (issue 16's "same run" ratios, side by side): ROUNDS rounds, each CONTACTS messages
-  // (the main phase's mix of new and existing contacts), then as many GET /api/health, then as
-  // many bare D1 inserts, at the same concurrency (every other round in the reverse order). The
-  // ratios are taken within each round and their median printed: this machine's speed drifts by a
-  // third within minutes (CPU per message moved 3.2–5.6 ms in one run of one tree), which a
-  // baseline measured in a phase of its own, minutes after the messages, carries whole into the
-  // ratio.
+  // Interleaved (issue 16's "same run" ratios, side by side): ROUNDS rounds, each CONTACTS
+  // messages (the main phase's mix of new and existing contacts), as many GET /api/health, as many
+  // bare D1 inserts and as many calls of the two-call floor, at the same concurrency (the order
+  // below). The ratios are taken within each round and their median printed: this machine's speed
+  // drifts by a third within minutes (CPU per message moved 3.2–5.6 ms in one run of one tree),
+  // which a baseline measured in a phase of its own, minutes after the messages, carries whole
+  // into the ratio.
   const roundFailuresBefore = failures;
   const mainFailureSamples = [...failureSamples];
   const rounds = [];
@@ -263,9 +270,20 @@ try {
           if (!(await twoCalls(`f${c}`, `round${r}-${c}`))) roundFloorFailures++;
         }),
     };
-    const order = r % 2 === 0 ? ["message", "health", "insert", "floor"] : ["floor", "insert", "health", "message"];
+    // The messages in the same place of every round, so three other phases (about 4–6 s) part one
+    // round's messages from the next's: with four phases reversed every other round, six did
+    // (about 9 s when the machine is slow, near the 10 s after which an idle object is evicted;
+    // the starts printed for each round show whether its messages started objects again). The
+    // baselines swap places around the messages every other round (a phase right after the
+    // messages shares the thread with their background publishes); the floor comes last.
+    const order = r % 2 === 0 ? ["health", "message", "insert", "floor"] : ["insert", "message", "health", "floor"];
     const round = {};
-    for (const name of order) round[name] = await timed(phases[name]);
+    for (const name of order) {
+      await fetch(`${base}/api/dev/bench/trace?reset=1`);
+      round[name] = await timed(phases[name]);
+      if (name === "message") round.messageStarts = (await startCounts(["session.start", "room.start"])).reduce((a, b) => a + b, 0);
+      if (name === "floor") [round.floorStarts] = await startCounts(["hop.start"]);
+    }
     rounds.push(round);
   }
   const roundFailures = failures - roundFailuresBefore + roundInsertFailures + roundFloorFailures;
@@ -369,6 +387,7 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
     inbound/insert:    median ${median(interleaved.insert).toFixed(3)} (target ≥ 0.5); rounds ${list(interleaved.insert)}
     inbound/health:    median ${median(interleaved.health).toFixed(3)} (target ≥ 0.25); rounds ${list(interleaved.health)}
     busiest thread:    median ${median(threadMs("message")).toFixed(2)} ms a message, ${median(threadMs("insert")).toFixed(2)} ms a bare insert, ${median(threadMs("health")).toFixed(2)} ms a health request, ${median(threadMs("floor")).toFixed(2)} ms the two-call floor; CPU ratio insert / message median ${median(interleaved.cpu).toFixed(3)} (rounds ${list(interleaved.cpu)})
+    objects started:   in the messages' phases ${perRound((x) => x.messageStarts).join(", ")} (sessions and rooms; ${2 * Math.round(CONTACTS / PER_CONTACT)} when only the new contacts' start), in the floor's ${perRound((x) => x.floorStarts).join(", ")} (${Math.round(CONTACTS / PER_CONTACT)} new keys)
     two-call floor:    (worker → object A: a storage write and a D1 batch → hub object: a storage write and a frame; a message on its session's snapshot has this shape) inbound / floor median ${median(interleaved.floor).toFixed(3)} (rounds ${list(interleaved.floor)}); floor / insert median ${median(interleaved.floorInsert).toFixed(3)} (rounds ${list(interleaved.floorInsert)})
   concurrency 1, POST→frame: ${serial.length} of ${SERIAL}, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 30 ms)
   skeleton (floor):    ${skeletonRate.toFixed(1)} requests/s at concurrency ${CONCURRENCY} (${skeletonFailures} failures); one at a time p50 ${percentile(skeletonSerial, 50).toFixed(1)} ms, p95 ${percentile(skeletonSerial, 95).toFixed(1)} ms
