@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MessageAnswer, TicketAnswer } from "../../../../../schema/realtime";
+import type { MessageAnswer } from "../../../../../schema/realtime";
 import { bumpTicket, flattenTickets, matchesFilters, upsertTicket, type TicketFilters, type TicketPages, type TicketViewer } from "./ticket-list";
 import { flattenMessages, formatBytes, groupByDay, mergeMessages, relativeDay, splitLinks, tickOf, upsertMessage, withLocalMessages, type LocalMessage, type MessagePages } from "./messages";
 import { contactCardsOf, locationOf, replyOf } from "./payloads";

@@ -85,13 +85,12 @@ export type UpsertOutcome = { data: TicketPages; changed: boolean; unknown: bool
  * than the one the list holds (a lower `version`, tickets.version) changes nothing (issue 16).
  */
 export function upsertTicket(data: TicketPages, ticket: TicketAnswer, filters: TicketFilters, viewer: TicketViewer): UpsertOutcome {
-  for (const page of data.pages) {
-    const held = page.results.find((t) => t.id === ticket.id);
-    if (held && held.version > ticket.version) return { data, changed: false, unknown: false };
-  }
+  let held: TicketAnswer | undefined;
+  for (const page of data.pages) held ??= page.results.find((t) => t.id === ticket.id);
+  if (held && held.version > ticket.version) return { data, changed: false, unknown: false };
   const match = matchesFilters(ticket, filters, viewer);
   if (match === null) return { data, changed: false, unknown: true };
-  const wasPresent = data.pages.some((page) => page.results.some((t) => t.id === ticket.id));
+  const wasPresent = held !== undefined;
   if (!wasPresent && !match) return { data, changed: false, unknown: false };
   let pages = data.pages.map((page) => (page.results.some((t) => t.id === ticket.id) ? { ...page, results: page.results.filter((t) => t.id !== ticket.id) } : page));
   let inserted = false;
