@@ -99,16 +99,64 @@ const envelope = z.object({
   ),
 });
 
+/*
+ * The content schemas of one message, built once per isolate (issue 16: building a zod schema for
+ * every message cost more than parsing with it).
+ */
+const textContent = z.object({ body: z.string() });
+const interactiveContent = z.object({
+  type: z.string(),
+  button_reply: z.object({ id: z.string(), title: z.string() }).optional(),
+  list_reply: z.object({ id: z.string(), title: z.string(), description: z.string().optional() }).optional(),
+  nfm_reply: z.object({ name: z.string().optional(), body: z.string().optional(), response_json: z.string() }).loose().optional(),
+});
+const buttonContent = z.object({ text: z.string(), payload: z.string().optional() });
+const locationContent = z.object({ latitude: z.number(), longitude: z.number(), name: z.string().optional(), address: z.string().optional() });
+const contactCards = z.array(
+  z
+    .object({
+      name: z.object({ formatted_name: z.string().optional() }).loose().optional(),
+      phones: z.array(z.object({ phone: z.string().optional(), wa_id: z.string().optional() }).loose()).optional(),
+      org: z.object({ company: z.string().optional() }).loose().optional(),
+    })
+    .loose(),
+);
+const systemContent = z
+  .object({ body: z.string().optional(), type: z.string().optional(), wa_id: z.string().optional(), new_wa_id: z.string().or(z.number()).optional(), user_id: z.string().optional() })
+  .loose();
+const reactionContent = z.object({ message_id: z.string().min(1), emoji: z.string().optional() });
+const revokeContent = z.object({ original_message_id: z.string().min(1) });
+const editContent = z.object({ original_message_id: z.string().min(1), message: looseRecord });
+const typedRecord = z.object({ type: z.string() }).loose();
+const messageErrors = z.array(z.object({ code: z.number().or(z.string()).optional(), title: z.string().optional(), error_data: z.object({ details: z.string().optional() }).loose().optional() }).loose());
+const changeError = z.object({ code: z.number().or(z.string()).optional(), title: z.string().optional(), message: z.string().optional() }).loose();
+
 /** Seconds-as-text → ms; a missing or unreadable time is the time of receipt. */
 function toMs(ts: string | number | undefined, receivedAt: number): number {
   const n = typeof ts === "number" ? ts : Number(ts);
   return ts !== undefined && ts !== "" && Number.isFinite(n) ? n * 1000 : receivedAt;
 }
 
-/** wa_id is digits without '+'; the phone is its E.164 form when it parses as one. */
+/** How many wa_ids `phoneOf` remembers per isolate before it starts over (about 100 bytes each). */
+const PHONES_REMEMBERED = 10_000;
+
+/** wa_id → its E.164 form, or null when it does not parse as one (`phoneOf`). */
+const phones = new Map<string, string | null>();
+
+/**
+ * wa_id is digits without '+'; the phone is its E.164 form when it parses as one. Remembered per
+ * wa_id (a pure function of it: issue 16, libphonenumber's parse and validation were 2 % of a
+ * message's thread, for a contact whose every message carries the same wa_id); the memory holds at
+ * most PHONES_REMEMBERED wa_ids and is emptied when full.
+ */
 function phoneOf(waId: string): string | undefined {
+  const known = phones.get(waId);
+  if (known !== undefined) return known ?? undefined;
   const parsed = parsePhoneNumberFromString(`+${waId.replace(/\D/g, "")}`);
-  return parsed?.isValid() ? parsed.number : undefined;
+  const phone = parsed?.isValid() ? parsed.number : null;
+  if (phones.size >= PHONES_REMEMBERED) phones.clear();
+  phones.set(waId, phone);
+  return phone ?? undefined;
 }
 
 const isWaId = (value: string | undefined): value is string => value !== undefined && /^\d+$/.test(value);
@@ -218,7 +266,7 @@ function senderOf(m: { from?: string; from_user_id?: string }, contacts: WaConta
 /** The content of a message object (text, media, interactive...), or null when unknown or malformed. */
 function contentOf(type: string, record: Record<string, unknown>): Pick<InboundMessage, "type" | "body" | "media" | "payload"> | null {
   if (type === "text") {
-    const text = z.object({ body: z.string() }).safeParse(record.text);
+    const text = textContent.safeParse(record.text);
     if (text.success) return { type: "text", body: text.data.body };
   }
   if ((MEDIA_TYPES as readonly string[]).includes(type)) {
@@ -238,14 +286,7 @@ function contentOf(type: string, record: Record<string, unknown>): Pick<InboundM
     }
   }
   if (type === "interactive") {
-    const interactive = z
-      .object({
-        type: z.string(),
-        button_reply: z.object({ id: z.string(), title: z.string() }).optional(),
-        list_reply: z.object({ id: z.string(), title: z.string(), description: z.string().optional() }).optional(),
-        nfm_reply: z.object({ name: z.string().optional(), body: z.string().optional(), response_json: z.string() }).loose().optional(),
-      })
-      .safeParse(record.interactive);
+    const interactive = interactiveContent.safeParse(record.interactive);
     if (interactive.success && interactive.data.button_reply) {
       const r = interactive.data.button_reply;
       return { type: "button_reply", body: r.title, payload: { replyId: r.id, title: r.title } };
@@ -270,30 +311,18 @@ function contentOf(type: string, record: Record<string, unknown>): Pick<InboundM
     }
   }
   if (type === "button") {
-    const button = z.object({ text: z.string(), payload: z.string().optional() }).safeParse(record.button);
+    const button = buttonContent.safeParse(record.button);
     if (button.success) return { type: "button_reply", body: button.data.text, payload: { replyId: button.data.payload ?? button.data.text, title: button.data.text } };
   }
   if (type === "location") {
-    const location = z
-      .object({ latitude: z.number(), longitude: z.number(), name: z.string().optional(), address: z.string().optional() })
-      .safeParse(record.location);
+    const location = locationContent.safeParse(record.location);
     if (location.success) {
       const l = location.data;
       return { type: "location", body: l.name ?? l.address ?? `${l.latitude}, ${l.longitude}`, payload: { ...l } };
     }
   }
   if (type === "contacts") {
-    const cards = z
-      .array(
-        z
-          .object({
-            name: z.object({ formatted_name: z.string().optional() }).loose().optional(),
-            phones: z.array(z.object({ phone: z.string().optional(), wa_id: z.string().optional() }).loose()).optional(),
-            org: z.object({ company: z.string().optional() }).loose().optional(),
-          })
-          .loose(),
-      )
-      .safeParse(record.contacts);
+    const cards = contactCards.safeParse(record.contacts);
     if (cards.success && cards.data.length > 0) {
       const first = cards.data[0];
       const name = first?.name?.formatted_name ?? "";
@@ -348,10 +377,7 @@ function parseMessage(raw: unknown, contacts: WaContact[], receivedAt: number, r
   const type = m.type;
 
   if (type === "system") {
-    const system = z
-      .object({ body: z.string().optional(), type: z.string().optional(), wa_id: z.string().optional(), new_wa_id: z.string().or(z.number()).optional(), user_id: z.string().optional() })
-      .loose()
-      .safeParse(record.system);
+    const system = systemContent.safeParse(record.system);
     // System messages carry no contacts array: `from` is the customer's old number (or BSUID).
     if (system.success && sender) {
       const s = system.data;
@@ -377,18 +403,18 @@ function parseMessage(raw: unknown, contacts: WaContact[], receivedAt: number, r
   }
 
   if (type === "reaction") {
-    const reaction = z.object({ message_id: z.string().min(1), emoji: z.string().optional() }).safeParse(record.reaction);
+    const reaction = reactionContent.safeParse(record.reaction);
     if (reaction.success) {
       return [{ kind: "reaction", externalId: m.id, from: sender.from, targetExternalId: reaction.data.message_id, emoji: reaction.data.emoji ?? "", timestamp, raw: itemRaw() }];
     }
   }
   if (type === "revoke") {
-    const revoke = z.object({ original_message_id: z.string().min(1) }).safeParse(record.revoke);
+    const revoke = revokeContent.safeParse(record.revoke);
     if (revoke.success) return [{ kind: "revoke", externalId: revoke.data.original_message_id, from: sender.from, timestamp, raw: itemRaw() }];
   }
   if (type === "edit") {
-    const edit = z.object({ original_message_id: z.string().min(1), message: looseRecord }).safeParse(record.edit);
-    const inner = edit.success ? z.object({ type: z.string() }).loose().safeParse(edit.data.message) : null;
+    const edit = editContent.safeParse(record.edit);
+    const inner = edit.success ? typedRecord.safeParse(edit.data.message) : null;
     const content = inner?.success ? contentOf(inner.data.type, inner.data) : null;
     if (edit.success && content) {
       return [
@@ -418,7 +444,7 @@ function parseMessage(raw: unknown, contacts: WaContact[], receivedAt: number, r
 
   // Unknown, unsupported or malformed content: a placeholder ('Waiting for this message.') in the
   // conversation, and, unless Meta itself says it is unsupported, the raw payload kept.
-  const errors = z.array(z.object({ code: z.number().or(z.string()).optional(), title: z.string().optional(), error_data: z.object({ details: z.string().optional() }).loose().optional() }).loose()).safeParse(record.errors);
+  const errors = messageErrors.safeParse(record.errors);
   const error = errors.success ? errors.data[0] : undefined;
   const placeholder: InboundMessage = {
     ...common,
@@ -522,7 +548,7 @@ export function parseWhatsAppWebhook(body: unknown, options: ParseOptions = {}):
       });
     }
     if (v.errors?.length) {
-      const first = z.object({ code: z.number().or(z.string()).optional(), title: z.string().optional(), message: z.string().optional() }).loose().safeParse(v.errors[0]);
+      const first = changeError.safeParse(v.errors[0]);
       const text = first.success ? [first.data.code, first.data.title ?? first.data.message].filter((x) => x !== undefined).join(" ") : "";
       batch.events.push({ kind: "rejected", reason: "provider_error", detail: `Meta reported an error for this number${text ? `: ${text}` : "."}`, payload: rawOf() });
     }
