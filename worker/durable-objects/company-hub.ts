@@ -68,6 +68,13 @@ export function userTag(userId: string): string {
 }
 
 export class CompanyHub extends DurableObject<AppEnv> {
+  /**
+   * How many users have each ticket's room open: `room_viewers` counted by ticket, read from
+   * storage once per instance (`viewers`) and kept in step by `trackRoom` and `untrackRoom`, its only
+   * writers (issue 16: `publishMessage` looked the table up for every customer message).
+   */
+  private viewerCounts: Map<string, number> | null = null;
+
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
@@ -140,8 +147,7 @@ export class CompanyHub extends DurableObject<AppEnv> {
    */
   async publishMessage(groups: { bodies: HubEventBody[]; audience: Audience }[], relay: { ticketId: string; message: MessageAnswer }): Promise<void> {
     for (const group of groups) this.publishMany(group.bodies, group.audience);
-    const viewed = this.ctx.storage.sql.exec("SELECT 1 FROM room_viewers WHERE ticket_id = ? LIMIT 1", relay.ticketId).toArray().length > 0;
-    if (!viewed) return;
+    if (!this.viewers().has(relay.ticketId)) return;
     await roomOf(this.env, relay.ticketId)
       .relay(relay.message)
       .catch((error: unknown) => console.error("[company-hub] relay to the ticket's room failed", error));
@@ -224,13 +230,31 @@ export class CompanyHub extends DurableObject<AppEnv> {
   async trackRoom(session: SocketSession, ticketId: string): Promise<RevokeReason | null> {
     const refused = refusal(this.ctx.storage.sql, session);
     if (refused) return refused;
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO room_viewers (user_id, ticket_id) VALUES (?, ?)", session.userId, ticketId);
+    const viewers = this.viewers();
+    const added = this.ctx.storage.sql.exec("INSERT OR IGNORE INTO room_viewers (user_id, ticket_id) VALUES (?, ?)", session.userId, ticketId).rowsWritten;
+    if (added > 0) viewers.set(ticketId, (viewers.get(ticketId) ?? 0) + 1);
     return null;
   }
 
   /** The user closed their last socket on the ticket's room. */
   async untrackRoom(userId: string, ticketId: string): Promise<void> {
-    this.ctx.storage.sql.exec("DELETE FROM room_viewers WHERE user_id = ? AND ticket_id = ?", userId, ticketId);
+    const viewers = this.viewers();
+    // One row at most (the primary key); `rowsWritten` may count its index entry too.
+    const removed = this.ctx.storage.sql.exec("DELETE FROM room_viewers WHERE user_id = ? AND ticket_id = ?", userId, ticketId).rowsWritten > 0;
+    const left = (viewers.get(ticketId) ?? 0) - (removed ? 1 : 0);
+    if (left > 0) viewers.set(ticketId, left);
+    else viewers.delete(ticketId);
+  }
+
+  /** `viewerCounts`, read from `room_viewers` on first use: ticket id → users with its room open. */
+  private viewers(): Map<string, number> {
+    this.viewerCounts ??= new Map(
+      this.ctx.storage.sql
+        .exec<{ ticket_id: string; n: number }>("SELECT ticket_id, COUNT(*) AS n FROM room_viewers GROUP BY ticket_id")
+        .toArray()
+        .map((row) => [row.ticket_id, row.n]),
+    );
+    return this.viewerCounts;
   }
 
   /** The user ids with at least one open socket (who is online in the app right now). */
