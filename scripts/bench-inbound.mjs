@@ -219,7 +219,7 @@ try {
     const cpu0 = workerdCpu();
     const t0 = performance.now();
     await fn();
-    return { seconds: (performance.now() - t0) / 1000, cpu: cpuSince(cpu0) };
+    return { seconds: (performance.now() - t0) / 1000, cpu: cpuSince(cpu0), startedAt: t0 };
   };
   // The baselines' requests: GET /api/health (no storage), and one bare D1 insert (POST
   // /api/dev/bench/d1-insert), answering whether it was stored.
@@ -388,6 +388,7 @@ inbound benchmark: ${CONTACTS} contacts × ${PER_CONTACT} messages = ${jobs.leng
     inbound/health:    median ${median(interleaved.health).toFixed(3)} (target ≥ 0.25); rounds ${list(interleaved.health)}
     busiest thread:    median ${median(threadMs("message")).toFixed(2)} ms a message, ${median(threadMs("insert")).toFixed(2)} ms a bare insert, ${median(threadMs("health")).toFixed(2)} ms a health request, ${median(threadMs("floor")).toFixed(2)} ms the two-call floor; CPU ratio insert / message median ${median(interleaved.cpu).toFixed(3)} (rounds ${list(interleaved.cpu)})
     objects started:   in the messages' phases ${perRound((x) => x.messageStarts).join(", ")} (sessions and rooms; ${2 * Math.round(CONTACTS / PER_CONTACT)} when only the new contacts' start), in the floor's ${perRound((x) => x.floorStarts).join(", ")} (${Math.round(CONTACTS / PER_CONTACT)} new keys)
+    messages' phases:  ${perRound((x) => x.message.seconds.toFixed(1)).join(", ")} s long; each began ${rounds.slice(1).map((x, i) => ((x.message.startedAt - rounds[i].message.startedAt) / 1000).toFixed(1)).join(", ")} s after the round before's (a contact's objects idle about that long: over 10 s, evicted)
     two-call floor:    (worker → object A: a storage write and a D1 batch → hub object: a storage write and a frame; a message on its session's snapshot has this shape) inbound / floor median ${median(interleaved.floor).toFixed(3)} (rounds ${list(interleaved.floor)}); floor / insert median ${median(interleaved.floorInsert).toFixed(3)} (rounds ${list(interleaved.floorInsert)})
   concurrency 1, POST→frame: ${serial.length} of ${SERIAL}, p50 ${percentile(serial, 50).toFixed(1)} ms, p95 ${percentile(serial, 95).toFixed(1)} ms (target p95 ≤ 30 ms)
   skeleton (floor):    ${skeletonRate.toFixed(1)} requests/s at concurrency ${CONCURRENCY} (${skeletonFailures} failures); one at a time p50 ${percentile(skeletonSerial, 50).toFixed(1)} ms, p95 ${percentile(skeletonSerial, 95).toFixed(1)} ms

@@ -488,6 +488,12 @@ export class ContactSession extends DurableObject<AppEnv> {
   private snapshot: RoutingSnapshot | null = null;
   /** This session's publishes to the company hub (`storeRouted`), in order. */
   private hubPublishes: Promise<unknown> = Promise.resolve();
+  /**
+   * The stub of the company's hub `publishToHub` calls, made once per instance (issue 16: an id
+   * derived and a stub made for every message); dropped after a failed publish, so the next one
+   * calls through a new stub.
+   */
+  private hubStub: { companyId: string; stub: ReturnType<typeof hubOf> } | null = null;
   /** What the `startFlow` being handled read (see `Starting`); null otherwise. */
   private starting: Starting | null = null;
   /**
@@ -1232,11 +1238,15 @@ export class ContactSession extends DurableObject<AppEnv> {
    * logged, never thrown: the message is stored.
    */
   private publishToHub(row: MessageRow, groups: HubGroup[], message: MessageAnswer): void {
-    const hub = hubOf(this.env, row.companyId);
+    if (this.hubStub?.companyId !== row.companyId) this.hubStub = { companyId: row.companyId, stub: hubOf(this.env, row.companyId) };
+    const held = this.hubStub;
     const relay = { ticketId: row.ticketId, message };
     this.hubPublishes = this.hubPublishes
-      .then(() => hub.publishMessage(groups, relay))
-      .catch((error: unknown) => console.error("[contact-session] hub publish failed", error));
+      .then(() => held.stub.publishMessage(groups, relay))
+      .catch((error: unknown) => {
+        if (this.hubStub === held) this.hubStub = null;
+        console.error("[contact-session] hub publish failed", error);
+      });
     this.ctx.waitUntil(this.hubPublishes);
   }
 

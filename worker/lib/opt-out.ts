@@ -18,11 +18,32 @@ export function foldStopWord(text: string): string {
   return text.normalize("NFD").replace(/\p{M}+/gu, "").trim().toLowerCase();
 }
 
+/** How many word lists `foldedWords` remembers per isolate before it starts over. */
+const WORD_LISTS_REMEMBERED = 1_000;
+
+/** A company's stop words (as JSON) → the words folded (`foldedWords`). */
+const foldedLists = new Map<string, Set<string>>();
+
+/**
+ * `words` folded (`foldStopWord`), remembered per list: every customer message is checked against
+ * its company's list, which rarely changes (issue 16: the list was folded again for each message).
+ */
+function foldedWords(words: readonly string[]): Set<string> {
+  const key = JSON.stringify(words);
+  let folded = foldedLists.get(key);
+  if (!folded) {
+    if (foldedLists.size >= WORD_LISTS_REMEMBERED) foldedLists.clear();
+    folded = new Set(words.map(foldStopWord));
+    foldedLists.set(key, folded);
+  }
+  return folded;
+}
+
 /** Whether `text` is one of `words` (null = the defaults), ignoring case, accents and surrounding spaces. */
 export function isStopWord(text: string, words: readonly string[] | null): boolean {
   const folded = foldStopWord(text);
   if (!folded) return false;
-  return (words ?? DEFAULT_OPT_OUT_WORDS).some((word) => foldStopWord(word) === folded);
+  return foldedWords(words ?? DEFAULT_OPT_OUT_WORDS).has(folded);
 }
 
 /**
