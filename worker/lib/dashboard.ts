@@ -34,19 +34,23 @@ const zoneCache = new Map<string, { timeZone: string; until: number }>();
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * The last day `localDay` answered per time zone and the UTC minute (ms / 60,000, floored) it holds
- * for: no zone's offset today has seconds, so a local day cannot change inside a UTC minute, and the
- * messages of one minute share one `formatToParts` (issue 16: it was 0.4 % of a message's thread).
+ * The days `localDay` answered, by time zone and UTC minute (ms / 60,000, floored): no zone's offset
+ * today has seconds, so a local day cannot change inside a UTC minute, and the messages of one minute
+ * share one `formatToParts` (issue 16: it was 0.4 % of a message's thread). Emptied past
+ * DAYS_REMEMBERED entries.
  */
-const lastDays = new Map<string, { minute: number; day: string }>();
+const days = new Map<string, string>();
+const DAYS_REMEMBERED = 1_000;
 
 /** The local date (YYYY-MM-DD) of instant `ms` (UTC) in IANA `timeZone` (UTC when unknown). */
 export function localDay(ms: number, timeZone: string): string {
-  const minute = Math.floor(ms / 60_000);
-  const last = lastDays.get(timeZone);
-  if (last?.minute === minute) return last.day;
-  const day = formatDay(ms, timeZone);
-  lastDays.set(timeZone, { minute, day });
+  const key = `${timeZone}:${Math.floor(ms / 60_000)}`;
+  let day = days.get(key);
+  if (day === undefined) {
+    day = formatDay(ms, timeZone);
+    if (days.size >= DAYS_REMEMBERED) days.clear();
+    days.set(key, day);
+  }
   return day;
 }
 

@@ -4,10 +4,28 @@
  * raw bytes, before any parsing, with WebCrypto's constant-time `verify`.
  */
 
+/** The value of one hex digit's char code (0–15), or -1 when it is not one. */
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48; // 0-9
+  if (code >= 97 && code <= 102) return code - 87; // a-f
+  if (code >= 65 && code <= 70) return code - 55; // A-F
+  return -1;
+}
+
+/**
+ * The bytes of a hex string (either case), or null when it is not one (a char that is not a hex
+ * digit, or an odd length). Read char by char (issue 16: a regex and a `parseInt` per byte were
+ * 0.3 % of a webhook's thread).
+ */
 function hexToBytes(hex: string): Uint8Array | null {
-  if (!/^[0-9a-f]*$/i.test(hex) || hex.length % 2 !== 0) return null;
+  if (hex.length % 2 !== 0) return null;
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const high = hexDigit(hex.charCodeAt(i * 2));
+    const low = hexDigit(hex.charCodeAt(i * 2 + 1));
+    if (high < 0 || low < 0) return null;
+    out[i] = high * 16 + low;
+  }
   return out;
 }
 
