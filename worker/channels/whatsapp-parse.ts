@@ -19,6 +19,7 @@
 import { z } from "zod";
 import { parsePhoneNumberFromString } from "libphonenumber-js/min";
 import type { Json } from "../../schema/columns";
+import { remembered } from "../lib/memo";
 import type { InboundEvent, InboundMessage, RoutedEvents } from "./types";
 
 export class WebhookShapeError extends Error {}
@@ -147,15 +148,13 @@ const phones = new Map<string, string | null>();
  * wa_id is digits without '+'; the phone is its E.164 form when it parses as one. Remembered per
  * wa_id (a pure function of it: issue 16, libphonenumber's parse and validation were 2 % of a
  * message's thread, for a contact whose every message carries the same wa_id); the memory holds at
- * most PHONES_REMEMBERED wa_ids and is emptied when full.
+ * most PHONES_REMEMBERED wa_ids (`remembered`).
  */
 function phoneOf(waId: string): string | undefined {
-  const known = phones.get(waId);
-  if (known !== undefined) return known ?? undefined;
-  const parsed = parsePhoneNumberFromString(`+${waId.replace(/\D/g, "")}`);
-  const phone = parsed?.isValid() ? parsed.number : null;
-  if (phones.size >= PHONES_REMEMBERED) phones.clear();
-  phones.set(waId, phone);
+  const phone = remembered(phones, PHONES_REMEMBERED, waId, () => {
+    const parsed = parsePhoneNumberFromString(`+${waId.replace(/\D/g, "")}`);
+    return parsed?.isValid() ? parsed.number : null;
+  });
   return phone ?? undefined;
 }
 

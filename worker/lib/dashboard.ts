@@ -27,6 +27,7 @@ import { companies, counters, dashboardDays, dashboardEvents, tickets, type Dura
 import type { DashboardAnswer, DashboardDay } from "../../schema/validation/dashboard";
 import { CONTACTS_COUNTER, contactCount, runBatch, type Statement } from "./contacts";
 import type { Db } from "./db";
+import { remembered } from "./memo";
 
 /** How long a company's time zone is trusted from the isolate's cache (ms). */
 const TIME_ZONE_TTL_MS = 60_000;
@@ -36,22 +37,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 /**
  * The days `localDay` answered, by time zone and UTC minute (ms / 60,000, floored): no zone's offset
  * today has seconds, so a local day cannot change inside a UTC minute, and the messages of one minute
- * share one `formatToParts` (issue 16: it was 0.4 % of a message's thread). Emptied past
- * DAYS_REMEMBERED entries.
+ * share one `formatToParts` (issue 16: it was 0.4 % of a message's thread). At most DAYS_REMEMBERED
+ * entries (`remembered`).
  */
 const days = new Map<string, string>();
 const DAYS_REMEMBERED = 1_000;
 
 /** The local date (YYYY-MM-DD) of instant `ms` (UTC) in IANA `timeZone` (UTC when unknown). */
 export function localDay(ms: number, timeZone: string): string {
-  const key = `${timeZone}:${Math.floor(ms / 60_000)}`;
-  let day = days.get(key);
-  if (day === undefined) {
-    day = formatDay(ms, timeZone);
-    if (days.size >= DAYS_REMEMBERED) days.clear();
-    days.set(key, day);
-  }
-  return day;
+  return remembered(days, DAYS_REMEMBERED, `${timeZone}:${Math.floor(ms / 60_000)}`, () => formatDay(ms, timeZone));
 }
 
 /** `localDay` without its memory: one `formatToParts` of `ms` in `timeZone` (UTC when unknown). */

@@ -11,6 +11,7 @@ import { companies, contacts } from "../../schema";
 import { DEFAULT_OPT_OUT_WORDS } from "../../schema/validation/company";
 import type { AppEnv } from "../env";
 import type { Db } from "./db";
+import { remembered } from "./memo";
 import { leaveAllCycles } from "./shipping-cycles";
 
 /** `text` folded for comparison: accents removed, lower case, surrounding spaces trimmed. */
@@ -29,14 +30,7 @@ const foldedLists = new Map<string, Set<string>>();
  * its company's list, which rarely changes (issue 16: the list was folded again for each message).
  */
 function foldedWords(words: readonly string[]): Set<string> {
-  const key = JSON.stringify(words);
-  let folded = foldedLists.get(key);
-  if (!folded) {
-    if (foldedLists.size >= WORD_LISTS_REMEMBERED) foldedLists.clear();
-    folded = new Set(words.map(foldStopWord));
-    foldedLists.set(key, folded);
-  }
-  return folded;
+  return remembered(foldedLists, WORD_LISTS_REMEMBERED, JSON.stringify(words), () => new Set(words.map(foldStopWord)));
 }
 
 /** Whether `text` is one of `words` (null = the defaults), ignoring case, accents and surrounding spaces. */
