@@ -697,41 +697,56 @@ export function normalizeContactPhone(raw: string): string | null {
  *
  * `inserted` counts contacts created, `updated` contacts that existed; a contact created by someone
  * else between this call's read and its write is neither overwritten nor double-counted.
+ *
+ * Round trips: one D1 batch of reads (the company's custom fields, time zone and contact tags, and
+ * which of the rows' phones exist), the tags' inserts when some are missing, and the write batch.
+ * `options.pause`, when given, is awaited between them (the import's turn-taking, issue 16:
+ * worker/jobs/import.ts `pauseForOthers`).
  */
 export async function upsertContactsByPhone(
   env: AppEnv,
   db: Db,
   companyId: string,
   rows: ContactImportRow[],
+  options: { pause?: () => Promise<void> } = {},
 ): Promise<{ inserted: number; updated: number; refused: { row: number; reason: string }[] }> {
   const refused: { row: number; reason: string }[] = [];
-  // The reads go in two D1 batches, not five round trips (issue 16: each round trip of an import
-  // chunk is a turn of the isolate the rest of the API waits behind).
-  const [fieldRows, zoneRows] = await db.batch([db.select().from(customFields).where(eq(customFields.companyId, companyId)), timeZoneQuery(db, companyId)]);
+  // Each row's phone in E.164 (null: missing or invalid, refused below), parsed once: the reads
+  // need the phones before validation, which needs the custom fields.
+  const phones = rows.map((input) => (typeof input.phone === "string" && input.phone.trim() ? normalizeContactPhone(input.phone.trim()) : null));
+  // The reads go in ONE D1 batch (issue 16: each round trip of an import chunk is a turn of the
+  // thread the rest of the API waits behind locally): the fields, the time zone, the company's
+  // tags, and which phones exist already (with their names, kept when a row brings none).
+  const phoneReads = chunk([...new Set(phones.filter((p): p is string => p !== null))], 95).map((part) =>
+    db
+      .select({ id: contacts.id, phone: contacts.phone, name: contacts.name })
+      .from(contacts)
+      .where(and(eq(contacts.companyId, companyId), inArray(contacts.phone, part))),
+  );
+  const [fieldRows, zoneRows, tagRows, ...phoneRows] = await db.batch([
+    db.select().from(customFields).where(eq(customFields.companyId, companyId)),
+    timeZoneQuery(db, companyId),
+    contactTagsQuery(db, companyId),
+    ...phoneReads,
+  ]);
   const fields = fieldsById(fieldRows);
   const timeZone = zoneRows[0]?.timezone ?? "UTC";
   const valid: ValidRow[] = [];
   const seen = new Set<string>();
 
   const validated = span(env, "upsert.validate");
-  for (const input of rows) {
-    const reason = validateRow(input, fields, timeZone, seen);
+  rows.forEach((input, i) => {
+    const reason = validateRow(input, phones[i] ?? null, fields, timeZone, seen);
     if (typeof reason === "string") refused.push({ row: input.row, reason });
     else valid.push(reason);
-  }
+  });
   validated();
   if (!valid.length) return { inserted: 0, updated: 0, refused };
 
-  // Which phones exist already (and their names, kept when a row brings none), read in one batch
-  // with the company's tags.
-  const phoneReads = chunk(valid.map((v) => v.phone), 95).map((part) =>
-    db
-      .select({ id: contacts.id, phone: contacts.phone, name: contacts.name })
-      .from(contacts)
-      .where(and(eq(contacts.companyId, companyId), inArray(contacts.phone, part))),
-  );
-  const [tagRows, ...phoneRows] = await db.batch([contactTagsQuery(db, companyId), ...phoneReads]);
-  const tagIds = await ensureTags(db, companyId, valid.flatMap((v) => v.tagNames), tagRows);
+  const wanted = valid.flatMap((v) => v.tagNames);
+  const held = new Set(tagRows.map((t) => t.name.toLocaleLowerCase()));
+  if (wanted.some((name) => !held.has(name.toLocaleLowerCase()))) await options.pause?.(); // ensureTags writes the missing ones
+  const tagIds = await ensureTags(db, companyId, wanted, tagRows);
   const existing = new Map<string, { id: string; name: string }>();
   for (const found of phoneRows) for (const f of found) if (f.phone) existing.set(f.phone, { id: f.id, name: f.name });
 
@@ -787,18 +802,17 @@ export async function upsertContactsByPhone(
       [at, ...part.flatMap((x) => [x.phone, x.fieldId, x.value.value, x.value.valueNumber]), companyId],
     );
   }
+  await options.pause?.();
   const batched = span(env, "upsert.batch");
   await db.$client.batch(statements);
   batched();
   return { inserted: fresh.length, updated: known.length, refused };
 }
 
-function validateRow(input: ContactImportRow, fields: Map<string, CustomFieldRow>, timeZone: string, seen: Set<string>): ValidRow | string {
-  const rawPhone = typeof input.phone === "string" ? input.phone.trim() : "";
-  if (!rawPhone) return "missing_phone";
-  const phone = phoneSchema.safeParse(rawPhone);
-  if (!phone.success) return "invalid_phone";
-  if (seen.has(phone.data)) return "duplicate_in_file";
+/** A row's validation (upsertContactsByPhone): the row ready to write, or its refusal code. `phone`: the row's phone in E.164, null when missing or invalid. */
+function validateRow(input: ContactImportRow, phone: string | null, fields: Map<string, CustomFieldRow>, timeZone: string, seen: Set<string>): ValidRow | string {
+  if (phone === null) return typeof input.phone === "string" && input.phone.trim() ? "invalid_phone" : "missing_phone";
+  if (seen.has(phone)) return "duplicate_in_file";
 
   let name: string | null = null;
   if (input.name?.trim()) {
@@ -835,8 +849,8 @@ function validateRow(input: ContactImportRow, fields: Map<string, CustomFieldRow
     if (!normal.ok) return `${normal.reason}:${field.key}`;
     values.push({ fieldId, value: { value: normal.value, valueNumber: normal.valueNumber } });
   }
-  seen.add(phone.data);
-  return { row: input.row, phone: phone.data, name, email, document, tagNames, values };
+  seen.add(phone);
+  return { row: input.row, phone, name, email, document, tagNames, values };
 }
 
 /** The company's contact tags (id, name), a read not yet run (`ensureTags`, or a caller's D1 batch). */
