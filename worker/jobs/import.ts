@@ -64,10 +64,13 @@ export { yieldToOthers };
  * behind the chunk's next step. A pause a few ms long lets such a request finish first. In
  * production the same pause leaves the company's D1 database, which runs one query at a time
  * (platform-limits: D1), free for live traffic between an import's writes.
- * Measured with bench:contacts (100,000-row import on 100,000 contacts, 2026-12-03, idle pooled
- * from 5 s before and 5 s after): zero timers, /api/health p95 30.9 ms during the import; a 30 ms
- * gap between chunks instead, 26.5 ms (the chunk's own steps still ran back to back); 3 ms
- * between every step, 22.8 against 10.3 idle (2.21×) at 779 rows/s, from 1,652.
+ * Measured with bench:contacts (100,000-row import on 100,000 contacts, 2026-12-03): zero timers,
+ * /api/health p95 30.9 ms during the import at 1,652 rows/s; 25-row chunks, 29.6 ms at 932 rows/s;
+ * a 30 ms gap between chunks instead, 26.5 ms at 921 rows/s (the chunk's own steps still ran back
+ * to back); 3 ms between every step (and the upsert's reads in one batch), 22.9 ms against 9.4
+ * idle (2.44×) at 995 rows/s; 6 ms, 22.5 ms at 776 rows/s. 500,000 rows with 3 ms: 24.4 and
+ * 24.7 ms during the import (1.45× and 2.00×; 2.10× and 1.61× against the idle before it alone) at
+ * 985–994 rows/s, where zero timers gave 30.0–38.6 ms (3.17–3.89×).
  */
 export const STEP_PAUSE_MS = 3;
 
@@ -88,6 +91,8 @@ export function pauseForOthers(): Promise<void> {
  * quiet machine): 500,000-row import 29.1 against 9.8 ms (2.96×), 8,866 requests, the longest
  * 263 ms, 1,596 rows/s; 10,000 rows 29.3 against 8.9 ms (3.30×), 182 requests, 1,460 rows/s
  * (two other runs of the same code: 32.0 against 9.4 ms, 3.39×; 35.1 against 8.5 ms, 4.12×).
+ * 2026-12-03: 25-row chunks again, 29.6 ms against 30.9 at 50 rows, at 932 rows/s against 1,652;
+ * what helped was a pause between a chunk's round trips (STEP_PAUSE_MS), so 50 stays.
  */
 export const CHUNK_MAX_ROWS = 50;
 /**
@@ -133,7 +138,7 @@ export function progressPushDue(jobId: string, n: number, chunks: number, at = D
  * D1's 1,000 queries per invocation (platform-limits A1), counting every statement of a batch: a
  * chunk's write batch is at most CHUNK_MAX_STATEMENTS statements plus one for the rounding of each
  * kind (36), the tags it creates at most 30 × 48 links / 14 names a statement + 1 read (104), and
- * its other queries 6 (the job, two read batches of two, the job's UPDATE): 6 × 146 = 876 at
+ * its other queries 6 (the job, one read batch of four, the job's UPDATE): 6 × 146 = 876 at
  * worst, about 6 × 20 for a usual file.
  */
 export const CHUNKS_PER_INVOCATION = 6;
