@@ -100,6 +100,33 @@ describe("upsertContactsByPhone", () => {
     expect(await counterOf(companyId)).toBe(3);
   });
 
+  it("awaits options.pause before each write round trip: the missing tags' insert, then the write batch (issue 16)", async () => {
+    const owner = await register();
+    const companyId = await activeCompanyId(owner.token);
+    await createTag(owner.token, "Lead");
+    const seen: { tags: number; contacts: number }[] = [];
+    const pause = async () => {
+      seen.push({ tags: await countRows("tags", "company_id = ?", companyId), contacts: await countRows("contacts", "company_id = ?", companyId) });
+    };
+    const db = getDb(env.DB);
+    // A tag to create: one pause before its insert, one before the batch.
+    const first = await upsertContactsByPhone(env, db, companyId, [{ row: 1, phone: phoneAt(20), tags: ["Lead", "VIP"] }], { pause });
+    expect(first).toEqual({ inserted: 1, updated: 0, refused: [] });
+    expect(seen).toEqual([
+      { tags: 1, contacts: 0 },
+      { tags: 2, contacts: 0 },
+    ]);
+    // Every tag held already: only the pause before the batch.
+    seen.length = 0;
+    expect(await upsertContactsByPhone(env, db, companyId, [{ row: 1, phone: phoneAt(21), tags: ["vip"] }], { pause })).toEqual({ inserted: 1, updated: 0, refused: [] });
+    expect(seen).toEqual([{ tags: 2, contacts: 1 }]);
+    // Nothing to write: no pause.
+    seen.length = 0;
+    expect(await upsertContactsByPhone(env, db, companyId, [{ row: 1, phone: "" }], { pause })).toEqual({ inserted: 0, updated: 0, refused: [{ row: 1, reason: "missing_phone" }] });
+    expect(seen).toEqual([]);
+    expect(await countRows("contacts", "company_id = ?", companyId)).toBe(2);
+  });
+
   it("refuses fields that are not the company's user fields, and computed ones", async () => {
     const owner = await register();
     const other = await register();
