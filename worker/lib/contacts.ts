@@ -743,10 +743,7 @@ export async function upsertContactsByPhone(
   validated();
   if (!valid.length) return { inserted: 0, updated: 0, refused };
 
-  const wanted = valid.flatMap((v) => v.tagNames);
-  const held = new Set(tagRows.map((t) => t.name.toLocaleLowerCase()));
-  if (wanted.some((name) => !held.has(name.toLocaleLowerCase()))) await options.pause?.(); // ensureTags writes the missing ones
-  const tagIds = await ensureTags(db, companyId, wanted, tagRows);
+  const tagIds = await ensureTags(db, companyId, valid.flatMap((v) => v.tagNames), tagRows, options.pause);
   const existing = new Map<string, { id: string; name: string }>();
   for (const found of phoneRows) for (const f of found) if (f.phone) existing.set(f.phone, { id: f.id, name: f.name });
 
@@ -862,8 +859,16 @@ function contactTagsQuery(db: Db, companyId: string) {
  * Ids of contact tags of `companyId` by lower-cased name, creating the missing ones (a concurrent
  * creator wins). `loaded`: the company's contact tags as `contactTagsQuery` answers them, when the
  * caller read them already (issue 16: the import reads them in one batch with its other reads).
+ * `pause`: awaited before the missing ones' insert, only when some are missing (the import's
+ * turn-taking, upsertContactsByPhone's `options.pause`).
  */
-export async function ensureTags(db: Db, companyId: string, names: string[], loaded?: { id: string; name: string }[]): Promise<Map<string, string>> {
+export async function ensureTags(
+  db: Db,
+  companyId: string,
+  names: string[],
+  loaded?: { id: string; name: string }[],
+  pause?: () => Promise<void>,
+): Promise<Map<string, string>> {
   const wanted = new Map<string, string>();
   for (const n of names) if (!wanted.has(n.toLocaleLowerCase())) wanted.set(n.toLocaleLowerCase(), n);
   const ids = new Map<string, string>();
@@ -876,6 +881,7 @@ export async function ensureTags(db: Db, companyId: string, names: string[], loa
   else await load();
   const missing = [...wanted.entries()].filter(([lower]) => !ids.has(lower)).map(([, name]) => name);
   if (!missing.length) return ids;
+  await pause?.();
   const at = Date.now();
   const statements: Statement[] = chunk(missing, 14).map((part) =>
     db
